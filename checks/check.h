@@ -1,0 +1,111 @@
+// Check: one named condition of a healthy node, evaluated as a pure function
+// of a DeviceView and a Plan (and, where it must act, a Device). A check
+// returns one Result: a verdict, a title that states the healthy condition,
+// evidence (expected against actual, with names and units) and remediation
+// (literal commands).
+//
+//   class PortActiveCheck : public Check {
+//    public:
+//     absl::string_view id() const override { return "port-active"; }
+//     ...
+//     Result Run(const CheckContext& ctx) const override {
+//       ResultBuilder r(*this, "Port 1 of rxe0 is ACTIVE");
+//       r.Expect("rxe0 port 1 state", "ACTIVE", "DOWN", Verdict::kFail);
+//       r.Remedy("ip link set dev va up");
+//       return r.Build();
+//     }
+//   };
+#ifndef RDMACHECK_CHECKS_CHECK_H_
+#define RDMACHECK_CHECKS_CHECK_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "device/device.h"
+#include "device/device_view.h"
+#include "plan/plan.h"
+
+namespace rdmacheck {
+
+// Ordered by severity: the worst verdict of a run is the max.
+enum class Verdict { kPass = 0, kSkip = 1, kWarn = 2, kFail = 3 };
+absl::string_view VerdictName(Verdict v);  // "PASS", "SKIP", "WARN", "FAIL"
+
+struct Evidence {
+  std::string subject;   // "rxe0 port 1 state", "QP class core max_send_wr"
+  std::string expected;  // "ACTIVE", "<= 16384 (max_qp_wr)"
+  std::string actual;    // "DOWN", "65536"
+  Verdict verdict = Verdict::kPass;
+};
+
+struct Result {
+  std::string id;
+  Verdict verdict = Verdict::kPass;
+  std::string title;
+  std::vector<Evidence> evidence;
+  std::vector<std::string> notes;        // free-form lines beside the evidence
+  std::vector<std::string> remediation;  // literal commands / steps
+  std::string skip_reason;               // set when verdict == kSkip
+  double seconds = 0;                    // wall time, filled by the runner
+};
+
+// What the user asked for on the command line, shared by every check.
+struct Options {
+  std::optional<std::string> device;  // -d/--ib-dev
+  std::optional<int> port;            // -i/--ib-port
+  std::optional<int> gid_index;       // -x/--gid-index
+  double check_deadline_s = 10;       // per check
+};
+
+struct CheckContext {
+  const DeviceView& view;
+  const Plan& plan;
+  const Options& options;
+  // Returns the Device to act on for a device of the view: the real one when
+  // live, its driver model on a profile. Null when nothing can act.
+  std::function<std::unique_ptr<Device>(const DeviceInfo&)> device_for;
+
+  // The devices the run is about: the one named with -d, else all.
+  std::vector<const DeviceInfo*> SelectedDevices() const;
+  // The ports to look at on a device: -i, else the plan's port, else all.
+  std::vector<const PortInfo*> SelectedPorts(const DeviceInfo& dev) const;
+};
+
+class Check {
+ public:
+  virtual ~Check() = default;
+  virtual absl::string_view id() const = 0;         // "device-limits"
+  virtual absl::string_view summary() const = 0;    // one line, for `list`
+  // Needs a live device to be meaningful (SKIPs on a profile).
+  virtual bool live_only() const { return false; }
+  virtual Result Run(const CheckContext& ctx) const = 0;
+};
+
+// Builds a Result: the verdict is the worst of the evidence rows unless set.
+class ResultBuilder {
+ public:
+  ResultBuilder(const Check& check, std::string title);
+  ResultBuilder& Title(std::string title);
+  ResultBuilder& Expect(std::string subject, std::string expected, std::string actual,
+                        Verdict v = Verdict::kPass);
+  ResultBuilder& Note(std::string line);
+  ResultBuilder& Remedy(std::string line);
+  ResultBuilder& Raise(Verdict v);  // at least this verdict
+  Verdict verdict() const { return r_.verdict; }
+  Result Build() const { return r_; }
+  // A SKIP with its reason ("no RDMA device", "needs a live device", ...).
+  static Result Skip(const Check& check, std::string title, std::string reason);
+  // WARN "could not carry out": an error inside a check, never a crash.
+  static Result CouldNotRun(const Check& check, std::string title, std::string why);
+
+ private:
+  Result r_;
+};
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CHECKS_CHECK_H_

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian package the build, the tests and the main job need.
+# Idempotent: installs only what is missing. Debian 12 (bookworm), as root.
+set -euo pipefail
+
+pkgs=(
+  bazel-bootstrap          # Bazel 4.2.3, offline
+  g++ pkg-config
+  libibverbs-dev librdmacm-dev ibverbs-providers rdma-core ibverbs-utils
+  libabsl-dev libre2-dev
+  libgtest-dev libgmock-dev
+  nlohmann-json3-dev       # JSON output (header-only)
+  libtinyxml2-dev          # tests parse JUnit XML
+  python3                  # coverage stand-ins, benchmarks
+)
+# Guest stage (real Soft-RoCE under qemu): only with --guest.
+if [[ "${1:-}" == "--guest" ]]; then
+  pkgs+=(qemu-system-x86 cpio)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "ci/deps.sh: need root to install: ${missing[*]}" >&2
+    echo "  run: sudo bash ci/deps.sh ${1:-}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "ci/deps.sh: installed ${missing[*]}"
+fi
