@@ -29,7 +29,9 @@ const NetdevInfo* DeviceView::Netdev(absl::string_view name) const {
 }
 
 std::string MissingFact(absl::string_view subject, absl::string_view fact) {
-  return absl::StrCat("fact missing: ", subject, " ", fact, " (not in this profile; capture one with `rdmacheck capture`)");
+  std::string what = fact.empty() ? std::string(subject) : absl::StrCat(subject, " ", fact);
+  return absl::StrCat("fact missing: ", what,
+                      " (not in this profile; capture one with `rdmacheck capture`)");
 }
 
 }  // namespace rdmacheck

@@ -1,0 +1,40 @@
+// Test helpers for checks: load a fixture profile and plan, run one check,
+// and match evidence rows.
+//
+//   Result r = RunOn(PortActiveCheck(), "rxe_port_down.profile");
+//   EXPECT_EQ(r.verdict, Verdict::kFail);
+//   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 state", "DOWN", Verdict::kFail)));
+#ifndef RDMACHECK_CHECKS_CHECK_TEST_UTIL_H_
+#define RDMACHECK_CHECKS_CHECK_TEST_UTIL_H_
+
+#include <string>
+
+#include "checks/check.h"
+#include "gmock/gmock.h"
+
+namespace rdmacheck::testing {
+
+// fixtures/profiles/<name>; aborts the test on a parse error.
+DeviceView FixtureProfile(const std::string& name);
+// fixtures/plans/<name>; "" gives DefaultPlan().
+Plan FixturePlan(const std::string& name);
+
+// Runs `check` on the profile and plan with no model Device.
+Result RunOn(const Check& check, const std::string& profile, const std::string& plan = "",
+             Options opts = Options());
+Result RunOnView(const Check& check, const DeviceView& view, const Plan& plan,
+                 Options opts = Options());
+
+// All evidence, notes and remediation as one text, for substring asserts.
+std::string AllText(const Result& r);
+
+MATCHER_P3(EvidenceRow, subject_substr, actual_substr, verdict,
+           std::string("evidence row whose subject has '") + subject_substr + "' and actual has '" +
+               actual_substr + "'") {
+  return arg.subject.find(subject_substr) != std::string::npos &&
+         arg.actual.find(actual_substr) != std::string::npos && arg.verdict == verdict;
+}
+
+}  // namespace rdmacheck::testing
+
+#endif  // RDMACHECK_CHECKS_CHECK_TEST_UTIL_H_

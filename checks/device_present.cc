@@ -1,0 +1,120 @@
+#include "checks/device_present.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace rdmacheck {
+namespace {
+
+std::string YesNo(const std::optional<bool>& b, const char* yes, const char* no) {
+  if (!b) return "unknown";
+  return *b ? yes : no;
+}
+
+// The command that binds rxe to the interface of the default route: the
+// netdev a first Soft-RoCE setup almost always wants.
+constexpr char kAddRxeLink[] =
+    "rdma link add rxe0 type rxe netdev $(ip -o -4 route show default | awk '{print $5; exit}')";
+
+void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
+  r.Expect("host /sys/class/infiniband", "present", YesNo(h.sysfs_infiniband, "present", "absent"),
+           h.sysfs_infiniband.value_or(true) ? Verdict::kPass : Verdict::kFail);
+  r.Expect("host rdma_rxe module", "loaded (for Soft-RoCE)", YesNo(h.rxe_loaded, "loaded", "not loaded"),
+           Verdict::kPass);
+  if (h.providers_known) {
+    r.Expect("host ibverbs provider libraries", "at least one installed",
+             h.providers.empty() ? "none" : absl::StrJoin(h.providers, " "),
+             h.providers.empty() ? Verdict::kFail : Verdict::kPass);
+  }
+  bool in_container = h.in_container.value_or(false);
+  if (in_container) {
+    r.Expect("host /dev/infiniband (container)", "present",
+             YesNo(h.dev_infiniband, "present", "absent"),
+             h.dev_infiniband.value_or(true) ? Verdict::kPass : Verdict::kFail);
+  }
+
+  // Causes, most specific first.
+  if (in_container && h.sysfs_infiniband.value_or(false) && !h.dev_infiniband.value_or(true)) {
+    r.Note("likely cause: the host has RDMA devices but this container was not given /dev/infiniband");
+    r.Remedy("docker run --device=/dev/infiniband/uverbs0 --device=/dev/infiniband/rdma_cm "
+             "--cap-add=IPC_LOCK --ulimit memlock=-1 --network host IMAGE rdmacheck");
+    r.Remedy("Kubernetes: request the RDMA device plugin's resource and add IPC_LOCK to "
+             "securityContext.capabilities.add");
+    r.Remedy("ls -l /dev/infiniband   # inside the container: uverbs0 and rdma_cm must be listed");
+    return;
+  }
+  if (h.providers_known && h.providers.empty()) {
+    r.Note("likely cause: no ibverbs provider library is installed, so libibverbs lists no device");
+    r.Remedy("apt-get install ibverbs-providers rdma-core   # Debian/Ubuntu; "
+             "dnf install libibverbs rdma-core on RHEL/Fedora");
+    r.Remedy("ibv_devices   # must list the device");
+    return;
+  }
+  if (!h.sysfs_infiniband.value_or(false) && !h.rxe_loaded.value_or(false)) {
+    r.Note("likely cause: the kernel has no RDMA device: no hardware driver bound and the "
+           "Soft-RoCE module rdma_rxe is not loaded");
+    r.Remedy("modprobe rdma_rxe   # 'Module rdma_rxe not found': this kernel lacks Soft-RoCE; "
+             "boot a distribution kernel (Debian linux-image-amd64) or use ci/softroce-vm");
+    r.Remedy(kAddRxeLink);
+    r.Remedy("rdma link show && ibv_devices   # shows the new rxe0 link and device");
+    return;
+  }
+  if (h.rxe_loaded.value_or(false)) {
+    r.Note("likely cause: rdma_rxe is loaded but no rxe link was added");
+    r.Remedy(kAddRxeLink);
+    r.Remedy("rdma link show && ibv_devices   # shows the new rxe0 link and device");
+    return;
+  }
+  r.Note("likely cause: /sys/class/infiniband exists but libibverbs sees no device: "
+         "the provider for the device's driver is missing or the uverbs module is not loaded");
+  r.Remedy("modprobe ib_uverbs");
+  r.Remedy("apt-get install ibverbs-providers");
+  r.Remedy("ibv_devices   # must list the device");
+}
+
+}  // namespace
+
+Result DevicePresentCheck::Run(const CheckContext& ctx) const {
+  const DeviceView& v = ctx.view;
+  std::optional<std::string> want = ctx.options.device ? ctx.options.device : ctx.plan.device;
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : v.devices) {
+    names.push_back(d.driver ? absl::StrCat(d.name, " (", *d.driver, ")") : d.name);
+  }
+
+  if (want) {
+    ResultBuilder r(*this, absl::StrCat("RDMA device ", *want, " is present"));
+    if (v.Device(*want) != nullptr) {
+      r.Expect("RDMA device", *want, absl::StrJoin(names, ", "));
+      return r.Build();
+    }
+    r.Expect("RDMA device", *want,
+             names.empty() ? "no RDMA device" : absl::StrCat("only ", absl::StrJoin(names, ", ")),
+             Verdict::kFail);
+    if (!names.empty()) {
+      r.Note(absl::StrCat(*want, " is not among this node's devices; a typo in -d or the plan's "
+                          "device, or its rxe link was never added"));
+      r.Remedy(absl::StrCat("rdmacheck -d ", v.devices.front().name,
+                            "   # or fix the device name in the plan"));
+      r.Remedy("rdma link show; ibv_devices   # the devices that exist");
+      return r.Build();
+    }
+    ExplainNoDevice(v.host, r);
+    return r.Build();
+  }
+
+  ResultBuilder r(*this, "At least one RDMA device is present");
+  if (!v.devices.empty()) {
+    r.Expect("RDMA devices", ">= 1", absl::StrCat(v.devices.size(), ": ", absl::StrJoin(names, ", ")));
+    return r.Build();
+  }
+  r.Expect("RDMA devices (ibv_get_device_list)", ">= 1", "0", Verdict::kFail);
+  ExplainNoDevice(v.host, r);
+  return r.Build();
+}
+
+}  // namespace rdmacheck

@@ -1,0 +1,203 @@
+#include "cli/cli.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "checks/registry.h"
+#include "checks/runner.h"
+#include "device/driver_model.h"
+#include "device/gather.h"
+#include "device/live_device.h"
+#include "device/profile.h"
+#include "diag/explain.h"
+#include "plan/plan_parser.h"
+#include "report/json.h"
+#include "report/junit.h"
+#include "report/run_report.h"
+#include "report/text.h"
+
+namespace rdmacheck {
+namespace {
+
+int UsageError(const std::string& prog, const absl::Status& s) {
+  std::cerr << prog << ": " << s.message() << "\nTry '" << prog << " --help'.\n";
+  return kExitUsage;
+}
+
+// Writes `text` to --output or stdout; false (with a message) if it cannot.
+bool Emit(const CliFlags& f, const std::string& prog, const std::string& text) {
+  if (!f.output) {
+    std::cout << text;
+    std::cout.flush();
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream out(*f.output, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << prog << ": --output: cannot write " << *f.output << "\n";
+    return false;
+  }
+  return true;
+}
+
+RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started,
+                     double seconds) {
+  RunReport rep;
+  rep.host = in.view.host.hostname.value_or("");
+  rep.kernel = in.view.host.kernel.value_or("");
+  rep.source = in.view.source;
+  rep.plan = in.plan.path;
+  rep.started_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", started, absl::UTCTimeZone());
+  rep.seconds = seconds;
+  for (const DeviceInfo& d : in.view.devices) {
+    rep.devices.push_back({d.name, d.driver.value_or(""), d.fw_ver.value_or(""),
+                           d.node_guid.value_or("")});
+  }
+  rep.results = std::move(results);
+  return rep;
+}
+
+int RunList(const CliFlags& f, const std::string& prog, const char* only_check) {
+  std::ostringstream out;
+  for (const Check* c : AllChecks()) {
+    if (only_check && c->id() != only_check) continue;
+    out << c->id() << std::string(c->id().size() < 18 ? 18 - c->id().size() : 1, ' ')
+        << c->summary() << (c->live_only() ? " [live]" : "") << "\n";
+  }
+  return Emit(f, prog, out.str()) ? kExitOk : kExitUsage;
+}
+
+int RunCapture(const CliFlags& f, const std::string& prog) {
+  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  if (!in.ok()) {
+    std::cerr << prog << ": " << in.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (!in->view.live()) {
+    in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
+                                               in->view.source));
+  }
+  return Emit(f, prog, WriteProfile(in->view)) ? kExitOk : kExitUsage;
+}
+
+}  // namespace
+
+absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f) {
+  RunInputs in;
+  if (f.profile) {
+    absl::StatusOr<DeviceView> v = ReadProfileFile(*f.profile);
+    if (!v.ok()) return v.status();
+    in.view = *std::move(v);
+  } else {
+    GatherOptions g;
+    absl::StatusOr<DeviceView> v = GatherLive(g);
+    if (!v.ok()) return v.status();
+    in.view = *std::move(v);
+    in.view.provenance.push_back(absl::StrCat(
+        "captured by rdmacheck ", kToolVersion, " on ", in.view.host.hostname.value_or("?"),
+        ", kernel ", in.view.host.kernel.value_or("?"), ", ",
+        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone())));
+  }
+  if (f.plan) {
+    absl::StatusOr<Plan> p = ReadPlanFile(*f.plan);
+    if (!p.ok()) return p.status();
+    in.plan = *std::move(p);
+  } else {
+    in.plan = DefaultPlan();
+  }
+  in.options.device = f.device;
+  in.options.port = f.port;
+  in.options.gid_index = f.gid_index;
+  in.options.check_deadline_s = f.check_deadline_s;
+  return in;
+}
+
+std::unique_ptr<Device> DeviceFor(const DeviceView& view, const DeviceInfo& dev) {
+  if (view.live()) {
+    absl::StatusOr<std::unique_ptr<LiveDevice>> live = LiveDevice::Open(dev.name, MakeDriverModel(dev));
+    if (live.ok()) return *std::move(live);
+    return nullptr;
+  }
+  return MakeDriverModel(dev);
+}
+
+int ExitCodeFor(const std::vector<Result>& results) {
+  bool any_fail = false, all_skip = !results.empty();
+  for (const Result& r : results) {
+    any_fail = any_fail || r.verdict == Verdict::kFail;
+    all_skip = all_skip && r.verdict == Verdict::kSkip;
+  }
+  if (any_fail) return kExitFail;
+  if (all_skip) return kExitNothingRan;
+  return kExitOk;
+}
+
+int RdmacheckMain(int argc, char** argv, const char* only_check) {
+  std::string prog = argc > 0 ? argv[0] : "rdmacheck";
+  if (size_t slash = prog.rfind('/'); slash != std::string::npos) prog = prog.substr(slash + 1);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  absl::StatusOr<CliFlags> flags = ParseFlags(args);
+  if (!flags.ok()) return UsageError(prog, flags.status());
+  const CliFlags& f = *flags;
+  if (f.help) {
+    std::cout << UsageText();
+    return kExitOk;
+  }
+  if (f.version) {
+    std::cout << "rdmacheck " << kToolVersion << "\n";
+    return kExitOk;
+  }
+  if (only_check && (!f.checks.empty() || !f.skip.empty()))
+    return UsageError(prog, absl::InvalidArgumentError(
+                                absl::StrCat("this program runs only ", only_check,
+                                             "; --checks and --skip belong to rdmacheck")));
+  if (f.command == "list") return RunList(f, prog, only_check);
+  if (f.command == "capture") return RunCapture(f, prog);
+  if (f.command == "explain") return RunExplainCommand(f.rest, std::cin, std::cout, std::cerr);
+  if (f.command == "diag")
+    return UsageError(prog, absl::UnimplementedError("diag: no diagnostic tools in this build yet"));
+
+  absl::StatusOr<std::vector<const Check*>> checks =
+      only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);
+  if (!checks.ok()) return UsageError(prog, checks.status());
+
+  absl::Time started = absl::Now();
+  auto t0 = std::chrono::steady_clock::now();
+  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  if (!in.ok()) {
+    std::cerr << prog << ": " << in.status().message() << "\n";
+    return kExitUsage;
+  }
+  const DeviceView& view = in->view;
+  CheckContext ctx{view, in->plan, in->options,
+                   [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};
+  std::vector<Result> results = RunChecks(*checks, ctx);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  int code = ExitCodeFor(results);
+  RunReport rep = MakeReport(*in, std::move(results), started, secs);
+
+  std::string text;
+  if (f.format == "json") {
+    text = RenderJson(rep);
+  } else if (f.format == "junit") {
+    text = RenderJunit(rep);
+  } else {
+    bool color = f.color == "always" || (f.color == "auto" && !f.output && isatty(1));
+    std::ostringstream os;
+    RenderText(rep, os, color);
+    text = os.str();
+  }
+  if (!Emit(f, prog, text)) return kExitUsage;
+  return code;
+}
+
+}  // namespace rdmacheck

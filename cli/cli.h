@@ -1,0 +1,49 @@
+// The `rdmacheck` program: flag parsing, then gather -> DeviceView -> checks
+// -> report. RdmacheckMain is main() for //:rdmacheck and, with a check id
+// fixed, for every per-check binary //checks:<name>.
+//
+//   int main(int argc, char** argv) { return rdmacheck::RdmacheckMain(argc, argv); }
+#ifndef RDMACHECK_CLI_CLI_H_
+#define RDMACHECK_CLI_CLI_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "checks/check.h"
+#include "cli/flags.h"
+#include "device/device_view.h"
+#include "plan/plan.h"
+
+namespace rdmacheck {
+
+// Exit codes (README "Exit status").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitNothingRan = 3;
+
+// only_check: when non-null, the program runs that one check (per-check
+// binaries); --checks/--skip are then refused.
+int RdmacheckMain(int argc, char** argv, const char* only_check = nullptr);
+
+// What a run is made of, loaded from the flags: the view (live or profile)
+// and the plan. Errors name the file (and line) and are exit code 2.
+struct RunInputs {
+  DeviceView view;
+  Plan plan;
+  Options options;
+};
+absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& flags);
+
+// The Device a check acts through: the real one when the view is live,
+// the driver model of its profile otherwise.
+std::unique_ptr<Device> DeviceFor(const DeviceView& view, const DeviceInfo& dev);
+
+// Exit code for a finished run: 1 if any FAIL, 3 if every check SKIPped.
+int ExitCodeFor(const std::vector<Result>& results);
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CLI_CLI_H_

@@ -1,0 +1,155 @@
+// End to end: the real rdmacheck binary on fixture profiles and plans.
+#include "cli/cli.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <tinyxml2.h>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Run {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Run Rdmacheck(const std::string& args) {
+  Run r;
+  std::string cmd = "./rdmacheck " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+const std::string kP = "fixtures/profiles/";
+const std::string kPlans = "fixtures/plans/";
+
+TEST(Cli, HealthyProfileExitsZeroWithSummary) {
+  Run r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + kPlans +
+                    "rxe_guest.plan --color=never");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("[PASS] device-present"));
+  EXPECT_THAT(r.out, HasSubstr("[PASS] port-active"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\x1b[")));
+}
+
+TEST(Cli, NoDeviceFailsWithRemedyAndExitsOne) {
+  Run r = Rdmacheck("--profile " + kP + "no_device.profile --color=never");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("[FAIL] device-present"));
+  EXPECT_THAT(r.out, HasSubstr("modprobe rdma_rxe"));
+}
+
+TEST(Cli, JsonIsParseableAndComplete) {
+  Run r = Rdmacheck("--profile " + kP + "rxe_old_kernel.profile --plan " + kPlans +
+                    "incident_einval.plan -d rxe0 --format=json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["tool"]["name"], "rdmacheck");
+  EXPECT_EQ(j["source"], "profile:" + kP + "rxe_old_kernel.profile");
+  ASSERT_TRUE(j["checks"].is_array());
+  bool found = false;
+  for (const auto& c : j["checks"]) {
+    if (c["id"] != "device-limits") continue;
+    found = true;
+    EXPECT_EQ(c["verdict"], "FAIL");
+    EXPECT_THAT(c.dump(), HasSubstr("max_send_wr"));
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(j["summary"]["fail"], 1);
+}
+
+TEST(Cli, JunitIsXmlWithOneCasePerCheck) {
+  Run r = Rdmacheck("--profile " + kP + "rxe_port_down.profile --format=junit --checks port-active,device-present");
+  EXPECT_EQ(r.code, 1) << r.out;
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(r.out.c_str()), tinyxml2::XML_SUCCESS) << r.out;
+  const tinyxml2::XMLElement* suite = doc.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  ASSERT_NE(suite, nullptr);
+  int cases = 0, failures = 0;
+  for (auto* tc = suite->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
+    ++cases;
+    if (tc->FirstChildElement("failure")) {
+      ++failures;
+      EXPECT_STREQ(tc->Attribute("name"), "port-active");
+      EXPECT_THAT(tc->FirstChildElement("failure")->GetText(), HasSubstr("ip link set dev va up"));
+    }
+  }
+  EXPECT_EQ(cases, 2);
+  EXPECT_EQ(failures, 1);
+}
+
+TEST(Cli, BadInputIsExitTwoNamingFileAndLine) {
+  std::string bad = ::testing::TempDir() + "/bad.plan";
+  std::ofstream(bad) << "[plan]\nname = x\n[qp q]\nmax_send_wr = lots\n";
+  Run r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + bad);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.out, HasSubstr(bad + ":4"));
+  EXPECT_THAT(r.out, HasSubstr("max_send_wr"));
+
+  Run missing = Rdmacheck("--profile /nonexistent/x.profile");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_THAT(missing.out, HasSubstr("/nonexistent/x.profile"));
+
+  Run flag = Rdmacheck("--format=yaml");
+  EXPECT_EQ(flag.code, 2);
+  EXPECT_THAT(flag.out, HasSubstr("--format"));
+
+  Run unknown = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --checks nosuch");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_THAT(unknown.out, HasSubstr("no check matches 'nosuch'"));
+}
+
+TEST(Cli, NothingRanIsExitThree) {
+  // On a node with no device, port-active alone can only SKIP.
+  Run r = Rdmacheck("--profile " + kP + "no_device.profile --checks port-active");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("[SKIP] port-active"));
+}
+
+TEST(Cli, CaptureConvertsDevinfoTextToAProfileThatRunsTheSame) {
+  std::string prof = ::testing::TempDir() + "/conv.profile";
+  Run c = Rdmacheck("capture --profile " + kP + "mlx5_cx6.devinfo.txt -o " + prof);
+  ASSERT_EQ(c.code, 0) << c.out;
+  Run a = Rdmacheck("--profile " + kP + "mlx5_cx6.devinfo.txt --format=json");
+  Run b = Rdmacheck("--profile " + prof + " --format=json");
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(ja["summary"], jb["summary"]);
+  EXPECT_EQ(ja["checks"].size(), jb["checks"].size());
+}
+
+TEST(Cli, ListNamesEveryCheck) {
+  Run r = Rdmacheck("list");
+  EXPECT_EQ(r.code, 0);
+  for (const char* id : {"device-present", "port-active", "device-limits"}) EXPECT_THAT(r.out, HasSubstr(id));
+}
+
+TEST(Cli, ExitCodes) {
+  Result pass, fail, skip;
+  pass.verdict = Verdict::kPass;
+  fail.verdict = Verdict::kFail;
+  skip.verdict = Verdict::kSkip;
+  EXPECT_EQ(ExitCodeFor({pass, skip}), kExitOk);
+  EXPECT_EQ(ExitCodeFor({pass, fail}), kExitFail);
+  EXPECT_EQ(ExitCodeFor({skip, skip}), kExitNothingRan);
+}
+
+}  // namespace
+}  // namespace rdmacheck

@@ -1,0 +1,45 @@
+// Command-line flags of `rdmacheck`, in the conventions of ibv_devinfo and
+// perftest (-d/--ib-dev, -i/--ib-port, -x/--gid-index). Parsing only: no
+// decisions, no I/O.
+//
+//   absl::StatusOr<CliFlags> f = ParseFlags({"-d", "rxe0", "--format=json"});
+#ifndef RDMACHECK_CLI_FLAGS_H_
+#define RDMACHECK_CLI_FLAGS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rdmacheck {
+
+struct CliFlags {
+  // "" (run the checks), "capture", "list", "explain", "diag".
+  std::string command;
+  std::optional<std::string> device;     // -d, --ib-dev
+  std::optional<int> port;               // -i, --ib-port
+  std::optional<int> gid_index;          // -x, --gid-index
+  std::optional<std::string> profile;    // --profile FILE
+  std::optional<std::string> plan;       // --plan FILE
+  std::optional<std::string> output;     // -o, --output FILE
+  std::string format = "text";           // --format text|json|junit
+  std::string checks;                    // --checks GLOBS
+  std::string skip;                      // --skip GLOBS
+  std::string color = "auto";            // --color auto|always|never
+  double check_deadline_s = 10;          // --check-deadline SECONDS
+  bool help = false;                     // -h, --help
+  bool version = false;                  // --version
+  // Arguments after a subcommand that takes its own (explain, diag).
+  std::vector<std::string> rest;
+};
+
+// args excludes argv[0]. InvalidArgument names the flag and what it takes.
+absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args);
+
+// The --help text.
+std::string UsageText();
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CLI_FLAGS_H_

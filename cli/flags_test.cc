@@ -1,0 +1,71 @@
+#include "cli/flags.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(Flags, PerftestStyleShortAndLong) {
+  ASSERT_OK_AND_ASSIGN(CliFlags f, ParseFlags({"-d", "rxe0", "-i", "1", "-x", "3", "--plan=p.plan",
+                                               "--profile", "n.profile", "--format=json", "-o",
+                                               "out.json", "--checks", "port-*", "--skip=x"}));
+  EXPECT_EQ(f.command, "");
+  EXPECT_EQ(f.device, "rxe0");
+  EXPECT_EQ(f.port, 1);
+  EXPECT_EQ(f.gid_index, 3);
+  EXPECT_EQ(f.plan, "p.plan");
+  EXPECT_EQ(f.profile, "n.profile");
+  EXPECT_EQ(f.format, "json");
+  EXPECT_EQ(f.output, "out.json");
+  EXPECT_EQ(f.checks, "port-*");
+  EXPECT_EQ(f.skip, "x");
+}
+
+TEST(Flags, Subcommands) {
+  ASSERT_OK_AND_ASSIGN(CliFlags cap, ParseFlags({"capture", "-d", "rxe0"}));
+  EXPECT_EQ(cap.command, "capture");
+  EXPECT_EQ(cap.device, "rxe0");
+  ASSERT_OK_AND_ASSIGN(CliFlags ex, ParseFlags({"explain", "--format=json", "a.log"}));
+  EXPECT_EQ(ex.command, "explain");
+  EXPECT_THAT(ex.rest, ElementsAre("--format=json", "a.log"));
+  ASSERT_OK_AND_ASSIGN(CliFlags l, ParseFlags({"list"}));
+  EXPECT_EQ(l.command, "list");
+}
+
+TEST(Flags, BadInputNamesTheFlag) {
+  struct Row {
+    std::vector<std::string> args;
+    const char* says;
+  } rows[] = {
+      {{"-i", "0"}, "-i: '0' is not a whole number from 1 to 255"},
+      {{"--ib-port=x"}, "--ib-port: 'x' is not a whole number"},
+      {{"-x", "256"}, "-x: '256' is not a whole number from 0 to 255"},
+      {{"--format=xml"}, "--format: 'xml' is not one of text, json, junit"},
+      {{"-d"}, "-d: needs a value"},
+      {{"--plan="}, "--plan: empty value"},
+      {{"--frobnicate"}, "unknown flag '--frobnicate'"},
+      {{"stray"}, "unexpected argument 'stray'"},
+      {{"--check-deadline", "0"}, "--check-deadline: '0' is not a number of seconds"},
+      {{"--color=sometimes"}, "--color: 'sometimes' is not one of auto, always, never"},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.says);
+    EXPECT_THAT(ParseFlags(r.args), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(r.says)));
+  }
+}
+
+TEST(Flags, UsageMentionsEveryFlag) {
+  std::string u = UsageText();
+  for (const char* flag : {"--ib-dev", "--ib-port", "--gid-index", "--profile", "--plan", "--format",
+                           "--output", "--checks", "--skip", "capture", "list", "explain"})
+    EXPECT_THAT(u, HasSubstr(flag));
+}
+
+}  // namespace
+}  // namespace rdmacheck
