@@ -1,0 +1,269 @@
+# guest-main.sh: the guest stage's job, run by the guest's init from the host
+# share (/mnt/share, laid out by ci/guest/run.sh). Steps, in one boot:
+#   1. smoke: the topology comes up and rxe0/rxe1 are ACTIVE (rdma link show,
+#      ibv_devinfo);
+#   2. the gtest binaries tagged "guest" (tests/manifest.tsv), one result per
+#      test case;
+#   3. the scenarios (scenarios/NN-name.sh), one result per expectation;
+#   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/.
+# Prints one line per result and ends with exactly "N passed, M failed";
+# exits 1 when anything failed.
+set -u
+SHARE=${SHARE:-/mnt/share}
+source "$SHARE/lib.sh"
+: >"$RESULTS"
+mkdir -p "$OUT/scenarios" "$OUT/captures" "$OUT/tests"
+PLANS=$SHARE/plans
+FIXTURES=$SHARE/fixtures
+echo "== guest-main at $(uptime_s)s, kernel $(uname -r)"
+printf 'step\tseconds\n' >"$OUT/timings.tsv"
+
+# timed NAME CMD...: runs CMD, prints and keeps its wall time.
+timed() {
+  local name=$1; shift
+  local t0 t1 rc=0
+  t0=$(uptime_s)
+  "$@" || rc=$?
+  t1=$(uptime_s)
+  local s
+  s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')
+  echo "TIME: $name ${s}s"
+  printf '%s\t%s\n' "$name" "$s" >>"$OUT/timings.tsv"
+  return $rc
+}
+
+# --- 1. smoke ----------------------------------------------------------------
+smoke() {
+  if ! topo_up 9000; then
+    record FAIL "smoke: topology up (veth va/vb MTU 9000, rxe0, rxe1)"
+    return 1
+  fi
+  record PASS "smoke: topology up (veth va/vb MTU 9000, rxe0, rxe1)"
+  rdma link show
+  check "smoke: rdma link shows rxe0 on va and rxe1 on vb" \
+    bash -c 'l=$(rdma link show); grep -q "rxe0/1 state ACTIVE.*netdev va" <<<"$l" &&
+             grep -q "rxe1/1 state ACTIVE.*netdev vb" <<<"$l"'
+  local info
+  info=$(timeout 20 ibv_devinfo -d rxe0 2>&1)
+  echo "$info" | grep -E 'hca_id|transport|state|active_mtu|link_layer'
+  check "smoke: ibv_devinfo rxe0 PORT_ACTIVE, active_mtu 4096 at netdev MTU 9000" \
+    bash -c 'grep -q PORT_ACTIVE <<<"$1" && grep -q "active_mtu:.*4096" <<<"$1"' _ "$info"
+  check "smoke: rxe0 GID 1 is RoCE v2 ::ffff:198.18.0.1" bash -c \
+    'grep -q "ffff:c612:0001" /sys/class/infiniband/rxe0/ports/1/gids/1 &&
+     grep -q "RoCE v2" /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/1'
+  if [[ -x "$RDMACHECK" ]]; then
+    check "smoke: rdmacheck list runs" timeout 30 "$RDMACHECK" list
+  else
+    record FAIL "smoke: rdmacheck binary in the share" "missing $RDMACHECK"
+  fi
+}
+
+# --- 2. gtest binaries tagged "guest" ------------------------------------------
+# manifest.tsv: label, executable, runfiles dir (paths relative to the share).
+run_gtests() {
+  local manifest=$SHARE/tests/manifest.tsv label exe rf
+  [[ -s "$manifest" ]] || { echo "guest: no test binaries tagged \"guest\""; return 0; }
+  while IFS=$'\t' read -r label exe rf; do
+    topo_ensure 9000 0 || { record FAIL "$label" "topology"; continue; }
+    local log=$OUT/tests/$(echo "$label" | tr '/:' '__').log rc=0
+    (
+      cd "$SHARE/$rf/__main__" 2>/dev/null || cd "$SHARE/$rf" || exit 125
+      export TEST_SRCDIR=$SHARE/$rf RUNFILES_DIR=$SHARE/$rf TEST_WORKSPACE=__main__
+      export TEST_TMPDIR=$(mktemp -d) RDMACHECK_GUEST=1
+      exec timeout -k 5 "${GUEST_TEST_TIMEOUT:-300}" "$SHARE/$exe" --gtest_color=no
+    ) >"$log" 2>&1 || rc=$?
+    # One result per test case: "[       OK ] Suite.Case (N ms)" and
+    # "[  FAILED  ] Suite.Case (N ms)" (the summary repeats FAILED lines
+    # without the time, so those are not counted twice).
+    local n=0 line
+    while IFS= read -r line; do
+      n=$((n + 1))
+      case "$line" in
+        "[       OK ]"*) record PASS "$label: $(awk '{print $4}' <<<"$line")" ;;
+        "[  FAILED  ]"*) record FAIL "$label: $(awk '{print $3}' <<<"$line")" "see out/tests/$(basename "$log")" ;;
+        "[  SKIPPED ]"*) record SKIP "$label: $(awk '{print $3}' <<<"$line")" ;;
+      esac
+    done < <(grep -E '^\[ +(OK|FAILED|SKIPPED) +\] [^ ]+ \([0-9]+ ms\)' "$log")
+    if ((rc == 124 || rc == 137)); then
+      record FAIL "$label" "timed out; see out/tests/$(basename "$log")"
+    elif ((rc != 0)) && ! grep -q '^\[  FAILED  \]' "$log"; then
+      record FAIL "$label" "exit $rc without a failed case (crash?); see out/tests/$(basename "$log")"
+    elif ((n == 0)); then
+      record FAIL "$label" "ran no test case"
+    fi
+  done <"$manifest"
+}
+
+# --- 3. scenarios ------------------------------------------------------------
+# A scenario file sets, when sourced:
+#   name="..."              what it shows (default: the file name)
+#   mtu=9000                netdev MTU of the healthy pair it starts from
+#   fault() { ...; }        optional: breaks the topology (undone by undo/reset)
+#   undo() { ...; }         optional: repairs what fault broke
+#   limits='ulimit -l 64'   optional: run in the subshell that runs rdmacheck
+#   args=(...)              rdmacheck arguments (--format=json is added)
+# and lists its expectations, each one result:
+#   expect ID VERDICT [SUBSTRING]     check ID has VERDICT, and SUBSTRING occurs
+#                                     in its title/evidence/notes/remediation
+#   xfail ISSUE ID VERDICT [SUBSTR]   the same, expected not to hold until ISSUE
+#                                     lands (XFAIL); holding anyway is XPASS
+#   expect_exit CODE                  rdmacheck's exit status
+#   expect_each_pass_or_skip          every check in the report PASSes, or
+#                                     SKIPs with a reason (one result per check)
+SCENARIO_IDS=""
+# Stored as KIND ISSUE ID VERDICT SUBSTRING joined by \x1f (a substring
+# may hold spaces).
+US=$'\x1f'
+expect() { EXPECTS+=("expect${US}-${US}$1${US}$2${US}${3:-}"); }
+xfail() { EXPECTS+=("xfail${US}$1${US}$2${US}$3${US}${4:-}"); }
+expect_exit() { EXPECTS+=("exit${US}-${US}-${US}$1${US}"); }
+expect_each_pass_or_skip() { EXPECTS+=("each${US}-${US}-${US}-${US}"); }
+
+# check_fields FILE ID: "VERDICT<TAB>text" of check ID in the JSON report.
+check_fields() {
+  jq -r --arg id "$2" '[.checks[]? | select(.id == $id)] |
+    if length == 0 then "MISSING\t" else .[0] |
+      .verdict + "\t" + ([.title, .skip_reason, (.notes[]?), (.remediation[]?),
+        (.evidence[]? | .subject, .expected, .actual)] | map(. // "") | join(" | "))
+    end' "$1" 2>/dev/null || printf 'BADJSON\t'
+}
+
+known_check() { grep -Eq "(^|[[:space:]])$1([[:space:]:]|$)" <<<"$SCENARIO_IDS"; }
+
+# eval_expect JSON SCN KIND ISSUE ID VERDICT SUBSTR
+eval_expect() {
+  local json=$1 scn=$2 kind=$3 issue=$4 id=$5 want=$6 sub=${7:-}
+  local got text ok=1 why=""
+  IFS=$'\t' read -r got text < <(check_fields "$json" "$id")
+  if [[ "$got" != "$want" ]]; then
+    ok=0; why="got $got"
+  elif [[ -n "$sub" && "$text" != *"$sub"* ]]; then
+    ok=0; why="no '$sub' in: ${text:0:300}"
+  fi
+  local label="$scn: $id $want${sub:+ '$sub'}"
+  if [[ "$kind" == expect ]]; then
+    if ((ok)); then record PASS "$label"; else record FAIL "$label" "$why"; fi
+  elif ((ok)); then
+    record XPASS "$label" "expected to fail until issue $issue: it passes now"
+  elif ! known_check "$id"; then
+    record XFAIL "$label" "check $id not in rdmacheck list yet: waits for issue $issue"
+  else
+    record XFAIL "$label" "waits for issue $issue: $why"
+  fi
+}
+
+# eval_each JSON SCN: one result per check in the report.
+eval_each() {
+  local json=$1 scn=$2 id v reason n=0
+  while IFS=$'\t' read -r id v reason; do
+    n=$((n + 1))
+    if [[ "$v" == PASS ]] || [[ "$v" == SKIP && -n "$reason" ]]; then
+      record PASS "$scn: $id PASS or SKIP-with-reason" "$v${reason:+: $reason}"
+    else
+      record FAIL "$scn: $id PASS or SKIP-with-reason" "$v${reason:+: $reason}"
+    fi
+  done < <(jq -r '.checks[]? | [.id, .verdict, (.skip_reason // "")] | @tsv' "$json" 2>/dev/null)
+  ((n > 0)) || record FAIL "$scn: every check PASS or SKIP" "the report lists no check"
+}
+
+run_scenario() {
+  local file=$1 base
+  base=$(basename "$file" .sh)
+  unset -f fault undo
+  name=$base mtu=9000 limits="" args=() EXPECTS=()
+  # shellcheck disable=SC1090
+  source "$file"
+  local scn="$base" json=$OUT/scenarios/$base.json err=$OUT/scenarios/$base.err rc=0 e
+  echo "== scenario $base: $name"
+  if ! topo_ensure "$mtu" "${LAST_DIRTY:-1}"; then
+    record FAIL "$scn: topology (MTU $mtu)" "could not set up"
+    LAST_DIRTY=1
+    return
+  fi
+  LAST_DIRTY=0
+  if declare -F fault >/dev/null; then
+    LAST_DIRTY=1
+    fault || { record FAIL "$scn: fault" "the fault command failed"; undo 2>/dev/null; return; }
+  fi
+  echo "rdmacheck ${args[*]} --format=json"
+  (
+    eval "$limits"
+    exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "$RDMACHECK" "${args[@]}" --format=json
+  ) >"$json" 2>"$err" || rc=$?
+  echo "rdmacheck exit $rc; $(jq -c '.summary' "$json" 2>/dev/null || head -c 300 "$json")"
+  jq -r '.checks[]? | "  [\(.verdict)] \(.id)  \(.title)"' "$json" 2>/dev/null
+  [[ -s "$err" ]] && sed 's/^/  stderr: /' "$err" | head -5
+  if ((rc == 124 || rc == 137)); then
+    record FAIL "$scn: rdmacheck finished" "timed out after ${GUEST_STEP_TIMEOUT}s"
+  fi
+  local kind issue id want sub
+  for e in "${EXPECTS[@]}"; do
+    IFS=$US read -r kind issue id want sub <<<"$e"
+    case "$kind" in
+      exit)
+        if [[ "$rc" == "$want" ]]; then record PASS "$scn: rdmacheck exits $want"
+        else record FAIL "$scn: rdmacheck exits $want" "exit $rc"; fi ;;
+      each) eval_each "$json" "$scn" ;;
+      expect | xfail) eval_expect "$json" "$scn" "$kind" "$issue" "$id" "$want" "$sub" ;;
+    esac
+  done
+  if declare -F undo >/dev/null; then undo || LAST_DIRTY=1; fi
+}
+
+run_scenarios() {
+  if [[ ! -x "$RDMACHECK" ]]; then
+    record FAIL "scenarios" "no rdmacheck binary at $RDMACHECK"
+    return
+  fi
+  SCENARIO_IDS=$(timeout 30 "$RDMACHECK" list 2>&1)
+  echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
+  local f
+  for f in "$SHARE"/scenarios/*.sh; do
+    [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
+    timed "scenario $(basename "$f" .sh)" run_scenario "$f"
+  done
+}
+
+# --- 4. capture ----------------------------------------------------------------
+# Profiles of the real rxe pair, to replace hand-made fixtures: out/captures/
+# rxe_mtu<MTU>.profile (both devices) and rxe0_mtu<MTU>.profile (-d rxe0).
+capture_at() {
+  local mtu=$1 f rc dev
+  topo_ensure "$mtu" 1 || { record FAIL "capture MTU $mtu: topology"; return; }
+  for dev in "" rxe0; do
+    f=$OUT/captures/${dev:-rxe}_mtu$mtu.profile
+    rc=0
+    timeout -k 5 60 "$RDMACHECK" capture ${dev:+-d "$dev"} >"$f" 2>"$f.err" || rc=$?
+    if ((rc == 0)) && [[ -s "$f" ]]; then
+      record PASS "capture MTU $mtu ${dev:-all devices}" "out/captures/$(basename "$f")"
+      local j=$f.check.json rc2=0
+      timeout 60 "$RDMACHECK" --profile "$f" ${dev:+-d "$dev"} --format=json >"$j" 2>&1 || rc2=$?
+      if ((rc2 <= 1)) && jq -e '.source | startswith("profile:")' "$j" >/dev/null 2>&1; then
+        record PASS "capture MTU $mtu ${dev:-all devices}: rdmacheck reads it back"
+      else
+        record FAIL "capture MTU $mtu ${dev:-all devices}: rdmacheck reads it back" "exit $rc2"
+      fi
+    elif ((rc == 2)) && ! known_check capture && grep -qiE 'unknown|usage|not (yet )?implemented' "$f.err"; then
+      record SKIP "capture MTU $mtu ${dev:-all devices}" "rdmacheck has no capture subcommand yet"
+      rm -f "$f"
+    else
+      record FAIL "capture MTU $mtu ${dev:-all devices}" "exit $rc: $(head -c 200 "$f.err")"
+    fi
+  done
+}
+
+run_captures() {
+  [[ -x "$RDMACHECK" ]] || return 0
+  capture_at 1500
+  capture_at 9000
+}
+
+timed smoke smoke
+if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
+  timed gtests run_gtests
+  timed scenarios run_scenarios
+  timed captures run_captures
+fi
+topo_down
+echo "== guest-main done at $(uptime_s)s"
+summary

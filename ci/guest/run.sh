@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# run.sh: the guest stage, host side. Builds the project's binaries with
+# Bazel, makes sure the Soft-RoCE guest image exists (cached), boots the guest
+# once with the binaries, scenarios and fixtures on a 9p share, and reports.
+#
+#   bash ci/guest/run.sh                      # everything, 20 min budget
+#   bash ci/guest/run.sh --timeout 600 --scenarios '0[1-3]-*' --verbose
+#
+# Prints the guest's result lines (PASS/FAIL/XFAIL/XPASS/SKIP/TIME) as they
+# come and ends with exactly one line "N passed, M failed"; exits non-zero on
+# any failure or timeout. The guest's console and outputs (scenario JSON,
+# captured profiles, test logs) are kept in --out (printed at the end).
+# Needs root (image build), qemu-system-x86 and cpio (ci/deps.sh --guest).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-1200}
+OUTDIR="" SCENARIOS="" VERBOSE=0 SMOKE_ONLY=0 BUILD=1
+
+usage() {
+  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  cat <<'EOF'
+Options:
+  --timeout S     hard limit for the guest boot, seconds (default 1200,
+                  or $RDMACHECK_GUEST_TIMEOUT)
+  --out DIR       where the guest's outputs are kept (default: a new
+                  /tmp/rdmacheck-guest.XXXXXX/out)
+  --scenarios G   only scenarios whose file name matches the glob G
+  --smoke-only    topology and smoke checks only
+  --no-build      use the binaries already in bazel-bin
+  --verbose       stream the whole guest console, not only result lines
+Environment: RDMACHECK_VM_CACHE (image cache, default /var/cache/rdmacheck-vm)
+EOF
+}
+
+while (($#)); do
+  case "$1" in
+    --timeout) TIMEOUT=$2; shift 2 ;;
+    --out) OUTDIR=$2; shift 2 ;;
+    --scenarios) SCENARIOS=$2; shift 2 ;;
+    --smoke-only) SMOKE_ONLY=1; shift ;;
+    --no-build) BUILD=0; shift ;;
+    --verbose) VERBOSE=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+host_fail=0
+hfail() { echo "FAIL: host: $*"; host_fail=$((host_fail + 1)); }
+t() { echo "[guest-stage +${SECONDS}s] $*"; }
+finish() { # finish PASSED FAILED
+  echo "$1 passed, $2 failed"
+  (($2 == 0)) || exit 1
+  exit 0
+}
+
+# --- host tools ----------------------------------------------------------------
+if ! command -v qemu-system-x86_64 >/dev/null || ! command -v cpio >/dev/null; then
+  bash "$REPO/ci/deps.sh" --guest || { hfail "qemu-system-x86/cpio missing (ci/deps.sh --guest)"; finish 0 1; }
+fi
+
+# --- image -------------------------------------------------------------------------
+t "guest image"
+t0=$SECONDS
+IMG=$(bash "$REPO/ci/softroce-vm/build-image.sh") || { hfail "guest image build failed"; finish 0 1; }
+t "guest image ready in $((SECONDS - t0))s: $IMG"
+
+# --- binaries ------------------------------------------------------------------------
+SHARE=$(mktemp -d /tmp/rdmacheck-guest.XXXXXX)
+mkdir -p "$SHARE/bin" "$SHARE/tests" "$SHARE/out"
+cd "$REPO" || exit 1
+TESTS=()
+if ((BUILD)); then
+  t "bazel build //:rdmacheck and the guest-tagged tests"
+  mapfile -t TESTS < <(timeout 600 bazel query --noshow_progress \
+    'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
+  t "guest-tagged tests: ${TESTS[*]:-none}"
+  timeout 1800 bazel build --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  if ((${#TESTS[@]})); then
+    timeout 1800 bazel build --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
+      { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
+  fi
+else
+  mapfile -t TESTS < <(timeout 600 bazel query --noshow_progress \
+    'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
+fi
+BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-bin
+[[ -x "$BIN/rdmacheck" ]] && cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
+# Test executables run from inside their runfiles tree (copied with the
+# symlinks resolved): their rpath ($ORIGIN/../_solib_k8) and relative data
+# paths then hold in the guest as they do under bazel test.
+: >"$SHARE/tests/manifest.tsv"
+for label in "${TESTS[@]}"; do
+  pkg=${label#//}; pkg=${pkg%%:*}; name=${label##*:}
+  rel=${pkg:+$pkg/}$name
+  if [[ ! -d "$BIN/$rel.runfiles" ]]; then hfail "no runfiles for $label"; continue; fi
+  mkdir -p "$SHARE/tests/$(dirname "$rel")"
+  cp -rL "$BIN/$rel.runfiles" "$SHARE/tests/$rel.runfiles"
+  printf '%s\t%s\t%s\n' "$label" "tests/$rel.runfiles/__main__/$rel" "tests/$rel.runfiles" \
+    >>"$SHARE/tests/manifest.tsv"
+done
+
+# --- share ------------------------------------------------------------------------
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$SHARE/"
+cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
+cp -r "$REPO/fixtures" "$SHARE/fixtures"
+{
+  echo "GUEST_SCENARIOS='$SCENARIOS'"
+  echo "GUEST_ONLY_SMOKE=$SMOKE_ONLY"
+} >"$SHARE/env.sh"
+# The guest reads its settings from env.sh before guest-main.sh.
+printf 'source /mnt/share/env.sh\nsource /mnt/share/guest-main.sh\n' >"$SHARE/entry.sh"
+
+# --- boot ----------------------------------------------------------------------------
+t "booting the guest (budget ${TIMEOUT}s)"
+t0=$SECONDS
+CONSOLE=$SHARE/out/console.log
+SUMMARY_RE='^[0-9]+ passed, [0-9]+ failed$'
+bash "$REPO/ci/softroce-vm/run-guest.sh" --image "$IMG" --share "$SHARE" \
+  --script entry.sh --timeout "$TIMEOUT" 2>&1 | tr -d '\r' | tee "$CONSOLE" |
+  while IFS= read -r line; do
+    # The guest's own count line is renamed: the stage prints exactly one.
+    if [[ "$line" =~ $SUMMARY_RE ]]; then echo "guest: $line"; continue; fi
+    if ((VERBOSE)); then echo "$line"; continue; fi
+    case "$line" in
+      PASS:* | FAIL:* | XFAIL:* | XPASS:* | SKIP:* | TIME:* | "== "* | HOST:* | guest:* | "  "*) echo "$line" ;;
+    esac
+  done
+st=${PIPESTATUS[0]}
+t "guest finished in $((SECONDS - t0))s, status $st"
+
+# --- result ------------------------------------------------------------------------
+passed=0 failed=0
+sumline=$(grep -E "$SUMMARY_RE" "$CONSOLE" | tail -1)
+if [[ -n "$sumline" ]]; then
+  passed=${sumline%% passed*}
+  failed=${sumline#*passed, }; failed=${failed%% failed*}
+else
+  hfail "the guest printed no 'N passed, M failed' line (see $CONSOLE)"
+fi
+if ((st == 124)); then
+  hfail "guest timed out after ${TIMEOUT}s"
+elif ((st != 0 && failed == 0)); then
+  hfail "guest exit status $st with no failed result"
+fi
+
+# Keep the outputs, drop the copied binaries.
+if [[ -n "$OUTDIR" ]]; then
+  mkdir -p "$OUTDIR" && cp -r "$SHARE/out/." "$OUTDIR/" && rm -rf "$SHARE"
+else
+  OUTDIR=$SHARE/out
+  find "$SHARE" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
+fi
+t "guest outputs in $OUTDIR (console.log, scenarios/, captures/, tests/, timings.tsv)"
+finish "$passed" "$((failed + host_fail))"
