@@ -1,5 +1,5 @@
 // Needs a real RDMA device (tag "guest"): runs in the Soft-RoCE guest. With no
-// device it SKIPs, unless RDMACHECK_REQUIRE_DEVICE=1 (set by the guest stage)
+// device it SKIPs, unless RDMACHECK_GUEST=1 (set by ci/guest/guest-main.sh)
 // makes a missing device a failure rather than a quiet pass.
 #include "verbs/resources.h"
 
@@ -25,9 +25,9 @@ class ResourcesTest : public ::testing::Test {
     absl::StatusOr<DeviceList> list = DeviceList::Get();
     ASSERT_THAT(list, IsOk());
     if (list->empty()) {
-      const char* req = std::getenv("RDMACHECK_REQUIRE_DEVICE");
+      const char* req = std::getenv("RDMACHECK_GUEST");
       if (req != nullptr && std::strcmp(req, "1") == 0) {
-        FAIL() << "RDMACHECK_REQUIRE_DEVICE=1 but libibverbs lists no device";
+        FAIL() << "RDMACHECK_GUEST=1 but libibverbs lists no device";
       }
       GTEST_SKIP() << "no RDMA device on this host (runs in the Soft-RoCE guest)";
     }
