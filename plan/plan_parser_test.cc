@@ -572,5 +572,35 @@ TEST(DefaultPlanTest, IsTheDocumentedPlan) {
   EXPECT_EQ(p.memory_budget, std::nullopt);
 }
 
+// docs/plan-format.md shows DefaultPlan() as plan text; keep the two equal.
+TEST(DefaultPlanTest, MatchesItsDocumentedText) {
+  constexpr char kDocumented[] =
+      "[cq default_cq]\ncqe = 256\n\n"
+      "[qp default]\ncount = 1\ntype = RC\nmax_send_wr = 128\nmax_recv_wr = 128\n"
+      "max_send_sge = 1\nmax_recv_sge = 1\ncq = default_cq\n";
+  ASSERT_OK_AND_ASSIGN(Plan parsed, ParsePlan(kDocumented, "default.plan"));
+  Plan def = DefaultPlan();
+  ASSERT_EQ(parsed.cqs.size(), def.cqs.size());
+  EXPECT_EQ(parsed.cqs[0].name, def.cqs[0].name);
+  EXPECT_EQ(parsed.cqs[0].cqe, def.cqs[0].cqe);
+  EXPECT_EQ(parsed.cqs[0].count, def.cqs[0].count);
+  ASSERT_EQ(parsed.qp_classes.size(), def.qp_classes.size());
+  const QpClass& a = parsed.qp_classes[0];
+  const QpClass& b = def.qp_classes[0];
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.caps, b.caps);
+  EXPECT_EQ(a.send_cq, b.send_cq);
+  EXPECT_EQ(a.recv_cq, b.recv_cq);
+  EXPECT_EQ(a.srq, b.srq);
+  EXPECT_EQ(a.mr_bytes, b.mr_bytes);
+  EXPECT_EQ(parsed.name, def.name);  // the file stem "default"
+  EXPECT_TRUE(def.srqs.empty());
+  EXPECT_EQ(def.device, std::nullopt);
+  EXPECT_EQ(def.gid_type, std::nullopt);
+  EXPECT_EQ(def.mr_bytes, std::nullopt);
+}
+
 }  // namespace
 }  // namespace rdmacheck
