@@ -686,12 +686,14 @@ absl::StatusOr<uint64_t> ParsePlanSize(absl::string_view text) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", t, "' is not a size (", kSizeAllowed, ")"));
   std::string unit = absl::AsciiStrToLower(absl::StripLeadingAsciiWhitespace(t.substr(i)));
-  static const std::pair<const char*, int>* const kUnits = new std::pair<const char*, int>[11]{
-      {"", 0}, {"b", 0}, {"k", 10}, {"kib", 10}, {"m", 20}, {"mib", 20},
-      {"g", 30}, {"gib", 30}, {"t", 40}, {"tib", 40}, {nullptr, 0}};
+  static constexpr struct {
+    const char* name;
+    int shift;
+  } kUnits[] = {{"", 0},    {"b", 0},    {"k", 10},  {"kib", 10}, {"m", 20},
+                {"mib", 20}, {"g", 30},  {"gib", 30}, {"t", 40},  {"tib", 40}};
   int shift = -1;
-  for (const auto* u = kUnits; u->first != nullptr; ++u)
-    if (unit == u->first) shift = u->second;
+  for (const auto& u : kUnits)
+    if (unit == u.name) shift = u.shift;
   if (shift < 0) {
     if (unit == "kb" || unit == "mb" || unit == "gb" || unit == "tb")
       return absl::InvalidArgumentError(absl::StrCat(
