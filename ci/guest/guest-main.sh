@@ -59,16 +59,18 @@ smoke() {
 }
 
 # --- 2. gtest binaries tagged "guest" ------------------------------------------
-# manifest.tsv: label, executable, runfiles dir (paths relative to the share).
+# manifest.tsv: label, executable, runfiles dir (paths relative to the
+# share), workspace name. Each binary runs from its workspace directory inside
+# the runfiles, as under `bazel test`.
 run_gtests() {
-  local manifest=$SHARE/tests/manifest.tsv label exe rf
+  local manifest=$SHARE/tests/manifest.tsv label exe rf ws
   [[ -s "$manifest" ]] || { echo "guest: no test binaries tagged \"guest\""; return 0; }
-  while IFS=$'\t' read -r label exe rf; do
+  while IFS=$'\t' read -r label exe rf ws; do
     topo_ensure 9000 0 || { record FAIL "$label" "topology"; continue; }
     local log=$OUT/tests/$(echo "$label" | tr '/:' '__').log rc=0
     (
-      cd "$SHARE/$rf/__main__" 2>/dev/null || cd "$SHARE/$rf" || exit 125
-      export TEST_SRCDIR=$SHARE/$rf RUNFILES_DIR=$SHARE/$rf TEST_WORKSPACE=__main__
+      cd "$SHARE/$rf/$ws" || exit 125
+      export TEST_SRCDIR=$SHARE/$rf RUNFILES_DIR=$SHARE/$rf TEST_WORKSPACE=$ws
       export TEST_TMPDIR=$(mktemp -d) RDMACHECK_GUEST=1
       exec timeout -k 5 "${GUEST_TEST_TIMEOUT:-300}" "$SHARE/$exe" --gtest_color=no
     ) >"$log" 2>&1 || rc=$?

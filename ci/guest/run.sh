@@ -74,7 +74,7 @@ cd "$REPO" || exit 1
 TESTS=()
 if ((BUILD)); then
   t "bazel build //:rdmacheck and the guest-tagged tests"
-  mapfile -t TESTS < <(timeout 600 bazel query --noshow_progress \
+  mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
   t "guest-tagged tests: ${TESTS[*]:-none}"
   timeout 1800 bazel build --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
@@ -84,7 +84,7 @@ if ((BUILD)); then
       { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
   fi
 else
-  mapfile -t TESTS < <(timeout 600 bazel query --noshow_progress \
+  mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
 fi
 BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-bin
@@ -99,7 +99,13 @@ for label in "${TESTS[@]}"; do
   if [[ ! -d "$BIN/$rel.runfiles" ]]; then hfail "no runfiles for $label"; continue; fi
   mkdir -p "$SHARE/tests/$(dirname "$rel")"
   cp -rL "$BIN/$rel.runfiles" "$SHARE/tests/$rel.runfiles"
-  printf '%s\t%s\t%s\n' "$label" "tests/$rel.runfiles/__main__/$rel" "tests/$rel.runfiles" \
+  # The workspace's own directory in the runfiles (its name, from WORKSPACE).
+  ws=""
+  for d in "$SHARE/tests/$rel.runfiles"/*/; do
+    [[ -x "$d$rel" ]] && { ws=$(basename "$d"); break; }
+  done
+  if [[ -z "$ws" ]]; then hfail "no $rel inside the runfiles of $label"; continue; fi
+  printf '%s\t%s\t%s\t%s\n' "$label" "tests/$rel.runfiles/$ws/$rel" "tests/$rel.runfiles" "$ws" \
     >>"$SHARE/tests/manifest.tsv"
 done
 
