@@ -26,12 +26,15 @@
 namespace rdmacheck {
 
 struct DriverModelOptions {
-  // `uname -r` of the kernel that runs the driver (DeviceView::host.kernel).
-  // rxe only: before upstream commit e0ba8ff46704 ("RDMA/rxe: Move work
-  // queue code to subroutines", v6.5, backported to 6.4.16) ibv_create_qp
-  // reported max_send_wr / max_recv_wr as requested although the queues are
-  // rounded up; from then on it reports the rounded depth. Unset: the newer
-  // behaviour (and what ibv_query_qp reports on every kernel).
+  // By default CreateQp answers the effective depth: what ibv_query_qp
+  // reports and what LiveDevice answers (the larger of create's write-back
+  // and the query). Set this to `uname -r` of the kernel running the driver
+  // to model ibv_create_qp's literal write-back instead. rxe only: before
+  // upstream commit e0ba8ff46704 ("RDMA/rxe: Move work queue code to
+  // subroutines", v6.5, backported to 6.4.16) rxe left max_send_wr /
+  // max_recv_wr as requested in the write-back although the queues are
+  // rounded up (Debian 12's 6.1 included, as far as the stable history
+  // shows); from then on it writes back the rounded depth.
   std::optional<std::string> kernel_release;
 };
 
