@@ -106,7 +106,8 @@ run_gtests() {
 #   args=(...)              rdmacheck arguments (--format=json is added)
 # and lists its expectations, each one result:
 #   expect ID VERDICT [SUBSTRING]     check ID has VERDICT, and SUBSTRING occurs
-#                                     in its title/evidence/notes/remediation
+#                                     (any case) in its title, skip reason,
+#                                     evidence, notes or remediation
 #   xfail ISSUE ID VERDICT [SUBSTR]   the same, expected not to hold until ISSUE
 #                                     lands (XFAIL); holding anyway is XPASS
 #   expect_exit CODE                  rdmacheck's exit status
@@ -139,7 +140,7 @@ eval_expect() {
   IFS=$'\t' read -r got text < <(check_fields "$json" "$id")
   if [[ "$got" != "$want" ]]; then
     ok=0; why="got $got"
-  elif [[ -n "$sub" && "$text" != *"$sub"* ]]; then
+  elif [[ -n "$sub" && "${text,,}" != *"${sub,,}"* ]]; then
     ok=0; why="no '$sub' in: ${text:0:300}"
   fi
   local label="$scn: $id $want${sub:+ '$sub'}"
