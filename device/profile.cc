@@ -1,6 +1,7 @@
 #include "device/profile.h"
 
 #include <arpa/inet.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <climits>
@@ -18,7 +19,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "device/devinfo_import.h"
@@ -668,6 +668,10 @@ std::string WriteProfile(const DeviceView& view) {
 }
 
 absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return absl::InvalidArgumentError(
+        absl::StrCat("ReadProfileFile(", path, "): is a directory, not a profile"));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     int err = errno;

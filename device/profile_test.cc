@@ -531,6 +531,11 @@ TEST(ReadProfileFileTest, MissingFileIsNotFoundNamingThePath) {
                        HasSubstr("fixtures/profiles/nope.profile")));
 }
 
+TEST(ReadProfileFileTest, DirectoryIsInvalidArgument) {
+  EXPECT_THAT(ReadProfileFile("fixtures/profiles"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is a directory")));
+}
+
 TEST(ReadProfileFileTest, ErrorsNameThePathAndLine) {
   std::string path = absl::StrCat(::testing::TempDir(), "/broken.profile");
   {
