@@ -34,46 +34,52 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   if (in_container) {
     r.Expect("host /dev/infiniband (container)", "present",
              YesNo(h.dev_infiniband, "present", "absent"),
-             h.dev_infiniband.value_or(true) ? Verdict::kPass : Verdict::kFail);
+             // Only a fault when the host has devices to pass in.
+             h.dev_infiniband.value_or(true) || !h.sysfs_infiniband.value_or(false)
+                 ? Verdict::kPass
+                 : Verdict::kFail);
   }
 
-  // Causes, most specific first.
+  // Every cause that applies, most specific first: fixing only the first
+  // would leave the user at the next one.
+  bool any = false;
   if (in_container && h.sysfs_infiniband.value_or(false) && !h.dev_infiniband.value_or(true)) {
+    any = true;
     r.Note("likely cause: the host has RDMA devices but this container was not given /dev/infiniband");
     r.Remedy("docker run --device=/dev/infiniband/uverbs0 --device=/dev/infiniband/rdma_cm "
              "--cap-add=IPC_LOCK --ulimit memlock=-1 --network host IMAGE rdmacheck");
     r.Remedy("Kubernetes: request the RDMA device plugin's resource and add IPC_LOCK to "
              "securityContext.capabilities.add");
     r.Remedy("ls -l /dev/infiniband   # inside the container: uverbs0 and rdma_cm must be listed");
-    return;
   }
   if (h.providers_known && h.providers.empty()) {
+    any = true;
     r.Note("likely cause: no ibverbs provider library is installed, so libibverbs lists no device");
     r.Remedy("apt-get install ibverbs-providers rdma-core   # Debian/Ubuntu; "
              "dnf install libibverbs rdma-core on RHEL/Fedora");
-    r.Remedy("ibv_devices   # must list the device");
-    return;
   }
   if (!h.sysfs_infiniband.value_or(false) && !h.rxe_loaded.value_or(false)) {
-    r.Note("likely cause: the kernel has no RDMA device: no hardware driver bound and the "
-           "Soft-RoCE module rdma_rxe is not loaded");
+    any = true;
+    // /sys/class/infiniband is not namespaced: absent in a container means
+    // absent on the host too, so the fix is on the host.
+    r.Note(absl::StrCat("likely cause: the kernel has no RDMA device: no hardware driver bound and the "
+                        "Soft-RoCE module rdma_rxe is not loaded",
+                        in_container ? " (run these on the host, not in this container)" : ""));
     r.Remedy("modprobe rdma_rxe   # 'Module rdma_rxe not found': this kernel lacks Soft-RoCE; "
              "boot a distribution kernel (Debian linux-image-amd64) or use ci/softroce-vm");
     r.Remedy(kAddRxeLink);
-    r.Remedy("rdma link show && ibv_devices   # shows the new rxe0 link and device");
-    return;
-  }
-  if (h.rxe_loaded.value_or(false)) {
+  } else if (h.rxe_loaded.value_or(false)) {
+    any = true;
     r.Note("likely cause: rdma_rxe is loaded but no rxe link was added");
     r.Remedy(kAddRxeLink);
-    r.Remedy("rdma link show && ibv_devices   # shows the new rxe0 link and device");
-    return;
   }
-  r.Note("likely cause: /sys/class/infiniband exists but libibverbs sees no device: "
-         "the provider for the device's driver is missing or the uverbs module is not loaded");
-  r.Remedy("modprobe ib_uverbs");
-  r.Remedy("apt-get install ibverbs-providers");
-  r.Remedy("ibv_devices   # must list the device");
+  if (!any) {
+    r.Note("likely cause: /sys/class/infiniband exists but libibverbs sees no device: "
+           "the uverbs module is not loaded or the provider for the device's driver is missing");
+    r.Remedy("modprobe ib_uverbs");
+    r.Remedy("apt-get install ibverbs-providers");
+  }
+  r.Remedy("rdma link show && ibv_devices   # must list the device");
 }
 
 }  // namespace

@@ -64,8 +64,13 @@ TEST(DevicePresent, NamesTheLikelyCause) {
        "--device=/dev/infiniband/uverbs0", "modprobe rdma_rxe"},
       {"no provider library", true, false, false, true, {}, "apt-get install ibverbs-providers",
        "--device="},
+      {"no provider and no kernel device: both said", false, false, false, false, {},
+       "apt-get install ibverbs-providers", "--device="},
       {"rxe loaded, no link", true, true, false, true, {"rxe"}, "rdma link add rxe0", "modprobe rdma_rxe"},
       {"no rdma at all", false, false, false, false, {"rxe"}, "modprobe rdma_rxe", "--device="},
+      // This project's CI machine: a container on a kernel without RDMA.
+      {"container on a host without rdma", false, false, true, false, {"rxe"},
+       "run these on the host, not in this container", "modprobe ib_uverbs"},
       {"sysfs but no uverbs", true, false, false, true, {"mlx5"}, "modprobe ib_uverbs", "rdma link add"},
   };
   for (const CauseRow& row : rows) {

@@ -17,7 +17,7 @@
 #include "device/gather.h"
 #include "device/live_device.h"
 #include "device/profile.h"
-#include "diag/explain.h"
+#include "diag/explain_command.h"
 #include "plan/plan_parser.h"
 #include "report/json.h"
 #include "report/junit.h"

@@ -19,13 +19,13 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;  // stdout and stderr together
 };
 
-Run Rdmacheck(const std::string& args) {
-  Run r;
+CliRun Rdmacheck(const std::string& args) {
+  CliRun r;
   std::string cmd = "./rdmacheck " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -41,7 +41,7 @@ const std::string kP = "fixtures/profiles/";
 const std::string kPlans = "fixtures/plans/";
 
 TEST(Cli, HealthyProfileExitsZeroWithSummary) {
-  Run r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + kPlans +
+  CliRun r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + kPlans +
                     "rxe_guest.plan --color=never");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("[PASS] device-present"));
@@ -50,14 +50,14 @@ TEST(Cli, HealthyProfileExitsZeroWithSummary) {
 }
 
 TEST(Cli, NoDeviceFailsWithRemedyAndExitsOne) {
-  Run r = Rdmacheck("--profile " + kP + "no_device.profile --color=never");
+  CliRun r = Rdmacheck("--profile " + kP + "no_device.profile --color=never");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("[FAIL] device-present"));
   EXPECT_THAT(r.out, HasSubstr("modprobe rdma_rxe"));
 }
 
 TEST(Cli, JsonIsParseableAndComplete) {
-  Run r = Rdmacheck("--profile " + kP + "rxe_old_kernel.profile --plan " + kPlans +
+  CliRun r = Rdmacheck("--profile " + kP + "rxe_old_kernel.profile --plan " + kPlans +
                     "incident_einval.plan -d rxe0 --format=json");
   EXPECT_EQ(r.code, 1) << r.out;
   nlohmann::json j = nlohmann::json::parse(r.out);
@@ -77,7 +77,7 @@ TEST(Cli, JsonIsParseableAndComplete) {
 }
 
 TEST(Cli, JunitIsXmlWithOneCasePerCheck) {
-  Run r = Rdmacheck("--profile " + kP + "rxe_port_down.profile --format=junit --checks port-active,device-present");
+  CliRun r = Rdmacheck("--profile " + kP + "rxe_port_down.profile --format=junit --checks port-active,device-present");
   EXPECT_EQ(r.code, 1) << r.out;
   tinyxml2::XMLDocument doc;
   ASSERT_EQ(doc.Parse(r.out.c_str()), tinyxml2::XML_SUCCESS) << r.out;
@@ -99,44 +99,44 @@ TEST(Cli, JunitIsXmlWithOneCasePerCheck) {
 TEST(Cli, BadInputIsExitTwoNamingFileAndLine) {
   std::string bad = ::testing::TempDir() + "/bad.plan";
   std::ofstream(bad) << "[plan]\nname = x\n[qp q]\nmax_send_wr = lots\n";
-  Run r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + bad);
+  CliRun r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + bad);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.out, HasSubstr(bad + ":4"));
   EXPECT_THAT(r.out, HasSubstr("max_send_wr"));
 
-  Run missing = Rdmacheck("--profile /nonexistent/x.profile");
+  CliRun missing = Rdmacheck("--profile /nonexistent/x.profile");
   EXPECT_EQ(missing.code, 2);
   EXPECT_THAT(missing.out, HasSubstr("/nonexistent/x.profile"));
 
-  Run flag = Rdmacheck("--format=yaml");
+  CliRun flag = Rdmacheck("--format=yaml");
   EXPECT_EQ(flag.code, 2);
   EXPECT_THAT(flag.out, HasSubstr("--format"));
 
-  Run unknown = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --checks nosuch");
+  CliRun unknown = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --checks nosuch");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_THAT(unknown.out, HasSubstr("no check matches 'nosuch'"));
 }
 
 TEST(Cli, NothingRanIsExitThree) {
   // On a node with no device, port-active alone can only SKIP.
-  Run r = Rdmacheck("--profile " + kP + "no_device.profile --checks port-active");
+  CliRun r = Rdmacheck("--profile " + kP + "no_device.profile --checks port-active");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_THAT(r.out, HasSubstr("[SKIP] port-active"));
 }
 
 TEST(Cli, CaptureConvertsDevinfoTextToAProfileThatRunsTheSame) {
   std::string prof = ::testing::TempDir() + "/conv.profile";
-  Run c = Rdmacheck("capture --profile " + kP + "mlx5_cx6.devinfo.txt -o " + prof);
+  CliRun c = Rdmacheck("capture --profile " + kP + "mlx5_cx6.devinfo.txt -o " + prof);
   ASSERT_EQ(c.code, 0) << c.out;
-  Run a = Rdmacheck("--profile " + kP + "mlx5_cx6.devinfo.txt --format=json");
-  Run b = Rdmacheck("--profile " + prof + " --format=json");
+  CliRun a = Rdmacheck("--profile " + kP + "mlx5_cx6.devinfo.txt --format=json");
+  CliRun b = Rdmacheck("--profile " + prof + " --format=json");
   auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
   EXPECT_EQ(ja["summary"], jb["summary"]);
   EXPECT_EQ(ja["checks"].size(), jb["checks"].size());
 }
 
 TEST(Cli, ListNamesEveryCheck) {
-  Run r = Rdmacheck("list");
+  CliRun r = Rdmacheck("list");
   EXPECT_EQ(r.code, 0);
   for (const char* id : {"device-present", "port-active", "device-limits"}) EXPECT_THAT(r.out, HasSubstr(id));
 }
