@@ -50,7 +50,9 @@ void RenderExplainText(const Explainer& explainer, std::ostream& out) {
       << st.matched_lines << " matching line" << (st.matched_lines == 1 ? "" : "s")
       << " in " << st.lines << " lines";
   if (st.truncated_lines > 0) {
-    out << "; " << st.truncated_lines << " lines over the length cap were cut";
+    out << "; " << st.truncated_lines << " line"
+        << (st.truncated_lines == 1 ? " was" : "s were")
+        << " over the length cap and cut";
   }
   if (st.dropped_findings > 0) {
     out << "; " << st.dropped_findings
