@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "device/driver_model.h"
 #include "device/profile.h"
 #include "gtest/gtest.h"
 #include "plan/plan_parser.h"
@@ -37,6 +38,19 @@ Result RunOn(const Check& check, const std::string& profile, const std::string& 
   DeviceView v = FixtureProfile(profile);
   Plan p = FixturePlan(plan);
   return RunOnView(check, v, p, opts);
+}
+
+Result RunOnViewWithModel(const Check& check, const DeviceView& view, const Plan& plan,
+                          Options opts) {
+  CheckContext ctx{view, plan, opts, [](const DeviceInfo& d) { return MakeDriverModel(d); }};
+  return check.Run(ctx);
+}
+
+Result RunOnModel(const Check& check, const std::string& profile, const std::string& plan,
+                  Options opts) {
+  DeviceView v = FixtureProfile(profile);
+  Plan p = FixturePlan(plan);
+  return RunOnViewWithModel(check, v, p, opts);
 }
 
 std::string AllText(const Result& r) {

@@ -24,6 +24,12 @@ Result RunOn(const Check& check, const std::string& profile, const std::string& 
              Options opts = Options());
 Result RunOnView(const Check& check, const DeviceView& view, const Plan& plan,
                  Options opts = Options());
+// The same with each device's driver model (MakeDriverModel) as its Device,
+// as `rdmacheck --profile` gives the checks that must act.
+Result RunOnModel(const Check& check, const std::string& profile, const std::string& plan = "",
+                  Options opts = Options());
+Result RunOnViewWithModel(const Check& check, const DeviceView& view, const Plan& plan,
+                          Options opts = Options());
 
 // All evidence, notes and remediation as one text, for substring asserts.
 std::string AllText(const Result& r);
