@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -19,6 +20,7 @@
 #include "device/profile.h"
 #include "diag/explain_command.h"
 #include "plan/plan_parser.h"
+#include "nlohmann/json.hpp"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/run_report.h"
@@ -87,6 +89,106 @@ int RunCapture(const CliFlags& f, const std::string& prog) {
                                                in->view.source));
   }
   return Emit(f, prog, WriteProfile(in->view)) ? kExitOk : kExitUsage;
+}
+
+// Runs `checks` on the inputs and makes the report; *code gets the exit code.
+RunReport RunAndReport(const RunInputs& in, const std::vector<const Check*>& checks, int* code) {
+  absl::Time started = absl::Now();
+  auto t0 = std::chrono::steady_clock::now();
+  const DeviceView& view = in.view;
+  CheckContext ctx{view, in.plan, in.options,
+                   [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};
+  std::vector<Result> results = RunChecks(checks, ctx);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  *code = ExitCodeFor(results);
+  return MakeReport(in, std::move(results), started, secs);
+}
+
+std::string RenderTextReport(const CliFlags& f, const RunReport& rep) {
+  bool color = f.color == "always" || (f.color == "auto" && !f.output && isatty(1));
+  std::ostringstream os;
+  RenderText(rep, os, color);
+  return os.str();
+}
+
+// `explain [--live] ...`: --live then runs, on this host, the checks that
+// confirm the findings.
+int RunExplain(const CliFlags& f, const std::string& prog) {
+  std::vector<std::string> args;
+  bool live = false;
+  for (const std::string& a : f.rest) {
+    if (a == "--live") {
+      live = true;
+    } else {
+      args.push_back(a);
+    }
+  }
+  if (!live) return RunExplainCommand(args, std::cin, std::cout, std::cerr);
+  for (const std::string& a : args)
+    if (absl::StartsWith(a, "--format") && a != "--format=text")
+      return UsageError(prog, absl::InvalidArgumentError(
+                                  "explain --live prints text; for one JSON with findings and "
+                                  "check results use `rdmacheck report --format=json LOG...`"));
+  std::vector<std::string> ids;
+  int code = RunExplainCommand(args, std::cin, std::cout, std::cerr, &ids);
+  if (code == kExitUsage) return code;
+  std::vector<const Check*> checks;
+  for (const std::string& id : ids)
+    if (const Check* c = FindCheck(id)) checks.push_back(c);
+  if (checks.empty()) {
+    std::cout << "\n--live: no check in this build confirms these findings\n";
+    return code;
+  }
+  CliFlags run_flags;  // this host, default plan
+  absl::StatusOr<RunInputs> in = LoadRunInputs(run_flags);
+  if (!in.ok()) {
+    std::cerr << prog << ": " << in.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::cout << "\n== --live: the checks that confirm these findings, on this host ==\n";
+  int run_code;
+  RunReport rep = RunAndReport(*in, checks, &run_code);
+  std::cout << RenderTextReport(f, rep);
+  return std::max(code, run_code == kExitFail ? kExitFail : kExitOk);
+}
+
+// `report [FLAGS] [LOG...]`: one bundle for a support ticket.
+int RunSupportReport(const CliFlags& f, const std::string& prog) {
+  absl::StatusOr<std::vector<const Check*>> checks = SelectChecks(f.checks, f.skip);
+  if (!checks.ok()) return UsageError(prog, checks.status());
+  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  if (!in.ok()) {
+    std::cerr << prog << ": " << in.status().message() << "\n";
+    return kExitUsage;
+  }
+  int run_code;
+  RunReport rep = RunAndReport(*in, *checks, &run_code);
+  std::ostringstream explained;
+  int explain_code = kExitOk;
+  if (!f.rest.empty()) {
+    std::vector<std::string> args = {f.format == "json" ? "--format=json" : "--format=text"};
+    args.insert(args.end(), f.rest.begin(), f.rest.end());
+    explain_code = RunExplainCommand(args, std::cin, explained, std::cerr);
+    if (explain_code == kExitUsage) return kExitUsage;
+  }
+  std::string text;
+  if (f.format == "json") {
+    nlohmann::ordered_json j;
+    j["schema"] = "rdmacheck.report/1";
+    j["tool_version"] = kToolVersion;
+    j["profile"] = WriteProfile(in->view);
+    j["run"] = nlohmann::ordered_json::parse(RenderJson(rep));
+    j["explain"] = f.rest.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json::parse(explained.str());
+    text = j.dump(2) + "\n";
+  } else if (f.format == "junit") {
+    return UsageError(prog, absl::InvalidArgumentError("report: --format is text or json"));
+  } else {
+    text = absl::StrCat("==== rdmacheck report ", kToolVersion, " ====\n\n==== profile ====\n",
+                        WriteProfile(in->view), "\n==== checks ====\n", RenderTextReport(f, rep));
+    if (!f.rest.empty()) absl::StrAppend(&text, "\n==== explain ====\n", explained.str());
+  }
+  if (!Emit(f, prog, text)) return kExitUsage;
+  return (run_code == kExitFail || explain_code == 1) ? kExitFail : kExitOk;
 }
 
 }  // namespace
@@ -162,7 +264,8 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
                                              "; --checks and --skip belong to rdmacheck")));
   if (f.command == "list") return RunList(f, prog, only_check);
   if (f.command == "capture") return RunCapture(f, prog);
-  if (f.command == "explain") return RunExplainCommand(f.rest, std::cin, std::cout, std::cerr);
+  if (f.command == "explain") return RunExplain(f, prog);
+  if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "diag")
     return UsageError(prog, absl::UnimplementedError("diag: no diagnostic tools in this build yet"));
 
@@ -170,31 +273,20 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
       only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);
   if (!checks.ok()) return UsageError(prog, checks.status());
 
-  absl::Time started = absl::Now();
-  auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<RunInputs> in = LoadRunInputs(f);
   if (!in.ok()) {
     std::cerr << prog << ": " << in.status().message() << "\n";
     return kExitUsage;
   }
-  const DeviceView& view = in->view;
-  CheckContext ctx{view, in->plan, in->options,
-                   [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};
-  std::vector<Result> results = RunChecks(*checks, ctx);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  int code = ExitCodeFor(results);
-  RunReport rep = MakeReport(*in, std::move(results), started, secs);
-
+  int code;
+  RunReport rep = RunAndReport(*in, *checks, &code);
   std::string text;
   if (f.format == "json") {
     text = RenderJson(rep);
   } else if (f.format == "junit") {
     text = RenderJunit(rep);
   } else {
-    bool color = f.color == "always" || (f.color == "auto" && !f.output && isatty(1));
-    std::ostringstream os;
-    RenderText(rep, os, color);
-    text = os.str();
+    text = RenderTextReport(f, rep);
   }
   if (!Emit(f, prog, text)) return kExitUsage;
   return code;

@@ -141,6 +141,33 @@ TEST(Cli, ListNamesEveryCheck) {
   for (const char* id : {"device-present", "port-active", "device-limits"}) EXPECT_THAT(r.out, HasSubstr(id));
 }
 
+TEST(Cli, SupportReportBundlesProfileChecksAndFindings) {
+  CliRun r = Rdmacheck("report --profile " + kP + "rxe_port_down.profile --format=json " +
+                       "fixtures/logs/ib_write_bw_firewall_client.log");
+  EXPECT_EQ(r.code, 1) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "rdmacheck.report/1");
+  EXPECT_THAT(j["profile"].get<std::string>(), HasSubstr("rdmacheck-profile 1"));
+  EXPECT_EQ(j["run"]["schema_version"], 1);
+  EXPECT_GE(j["run"]["summary"]["fail"].get<int>(), 1);
+  EXPECT_THAT(j["explain"].dump(), HasSubstr("wc-retry-exc-err"));
+
+  CliRun text = Rdmacheck("report --profile " + kP + "rxe_mtu9000.profile --color=never");
+  EXPECT_EQ(text.code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("==== profile ===="));
+  EXPECT_THAT(text.out, HasSubstr("[PASS] device-present"));
+}
+
+TEST(Cli, ExplainLiveRunsTheConfirmingChecksHere) {
+  // This machine has no RDMA device: the confirming checks run and say so.
+  CliRun r = Rdmacheck("explain --live fixtures/logs/ib_write_bw_firewall_client.log");
+  EXPECT_THAT(r.out, HasSubstr("wc-retry-exc-err"));
+  EXPECT_THAT(r.out, HasSubstr("== --live: the checks that confirm these findings, on this host =="));
+  CliRun json = Rdmacheck("explain --live --format=json fixtures/logs/ib_write_bw_firewall_client.log");
+  EXPECT_EQ(json.code, 2);
+  EXPECT_THAT(json.out, HasSubstr("rdmacheck report --format=json"));
+}
+
 TEST(Cli, ExitCodes) {
   Result pass, fail, skip;
   pass.verdict = Verdict::kPass;

@@ -30,7 +30,8 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
     f.rest.assign(args.begin() + 1, args.end());
     return f;
   }
-  if (!args.empty() && (args[0] == "capture" || args[0] == "list" || args[0] == "run")) {
+  if (!args.empty() && (args[0] == "capture" || args[0] == "list" || args[0] == "run" ||
+                        args[0] == "report")) {
     f.command = args[0] == "run" ? "" : args[0];
     i = 1;
   }
@@ -46,6 +47,10 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
         has_inline = true;
       }
     } else if (!absl::StartsWith(a, "-") || a.size() < 2) {
+      if (f.command == "report") {  // report's log files
+        f.rest.push_back(a);
+        continue;
+      }
       return absl::InvalidArgumentError(absl::StrCat("unexpected argument '", a, "'"));
     }
     auto take = [&]() -> absl::StatusOr<std::string> {
@@ -131,7 +136,10 @@ Usage:
   rdmacheck [FLAGS]                 run the checks on this host's devices (or --profile)
   rdmacheck capture [FLAGS]         print this host's profile (save it: > node.profile)
   rdmacheck list                    every check with its one-line description
-  rdmacheck explain [FILE...]       map error lines from logs to cause and remedy
+  rdmacheck explain [--live] [FILE...]  map error lines from logs to cause and remedy;
+                                    --live also runs the checks that confirm them here
+  rdmacheck report [FLAGS] [LOG...] one bundle for a support ticket: the capture,
+                                    every check's result, explain's findings on LOGs
   rdmacheck diag create-qp [FLAGS]  find which QP attribute an EINVAL is about
 
 Flags:

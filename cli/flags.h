@@ -15,7 +15,7 @@
 namespace rdmacheck {
 
 struct CliFlags {
-  // "" (run the checks), "capture", "list", "explain", "diag".
+  // "" (run the checks), "capture", "list", "report", "explain", "diag".
   std::string command;
   std::optional<std::string> device;     // -d, --ib-dev
   std::optional<int> port;               // -i, --ib-port
@@ -30,7 +30,8 @@ struct CliFlags {
   double check_deadline_s = 10;          // --check-deadline SECONDS
   bool help = false;                     // -h, --help
   bool version = false;                  // --version
-  // Arguments after a subcommand that takes its own (explain, diag).
+  // Arguments after a subcommand that takes its own (explain, diag), or
+  // report's log files.
   std::vector<std::string> rest;
 };
 

@@ -1,5 +1,6 @@
 #include "diag/explain_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -23,7 +24,8 @@ const char* ExplainUsage() {
 }
 
 int RunExplainCommand(const std::vector<std::string>& args, std::istream& in,
-                      std::ostream& out, std::ostream& err) {
+                      std::ostream& out, std::ostream& err,
+                      std::vector<std::string>* confirm_ids) {
   std::string format = "text";
   std::string rules_path;
   std::vector<std::string> files;
@@ -98,6 +100,12 @@ int RunExplainCommand(const std::vector<std::string>& args, std::istream& in,
     RenderExplainJson(explainer, out);
   } else {
     RenderExplainText(explainer, out);
+  }
+  if (confirm_ids != nullptr) {
+    for (const Finding& f : explainer.findings())
+      for (const std::string& id : f.rule->confirm)
+        if (std::find(confirm_ids->begin(), confirm_ids->end(), id) == confirm_ids->end())
+          confirm_ids->push_back(id);
   }
   return explainer.findings().empty() ? 0 : 1;
 }

@@ -17,8 +17,11 @@
 namespace rdmacheck {
 
 // Usage: rdmacheck explain [--format=text|json] [--rules FILE] [FILE...]
+// confirm_ids, when given, receives the ids of the checks that confirm the
+// findings (the union, in order of first appearance): `explain --live` runs them.
 int RunExplainCommand(const std::vector<std::string>& args, std::istream& in,
-                      std::ostream& out, std::ostream& err);
+                      std::ostream& out, std::ostream& err,
+                      std::vector<std::string>* confirm_ids = nullptr);
 
 // The usage text printed for --help and on bad usage.
 const char* ExplainUsage();
