@@ -145,10 +145,14 @@ if [[ -n "$sumline" ]]; then
   passed=${sumline%% passed*}
   failed=${sumline#*passed, }; failed=${failed%% failed*}
 else
-  hfail "the guest printed no 'N passed, M failed' line (see $CONSOLE)"
+  # Cut short (timeout, crash): count the result lines that made it out.
+  passed=$(grep -cE '^X?PASS: ' "$CONSOLE")
+  failed=$(grep -cE '^FAIL: ' "$CONSOLE")
 fi
 if ((st == 124)); then
-  hfail "guest timed out after ${TIMEOUT}s"
+  hfail "guest timed out after ${TIMEOUT}s (raise --timeout; see $CONSOLE)"
+elif [[ -z "$sumline" ]]; then
+  hfail "the guest printed no 'N passed, M failed' line (status $st; see $CONSOLE)"
 elif ((st != 0 && failed == 0)); then
   hfail "guest exit status $st with no failed result"
 fi
