@@ -10,7 +10,10 @@
 #include "absl/strings/strip.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
+#include "checks/gid_table.h"
+#include "checks/mtu_chain.h"
 #include "checks/port_active.h"
+#include "checks/rxe_sysctls.h"
 
 namespace rdmacheck {
 
@@ -19,7 +22,10 @@ const std::vector<const Check*>& AllChecks() {
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
+      new GidTableCheck(),
+      new MtuChainCheck(),
       new PortActiveCheck(),
+      new RxeSysctlsCheck(),
   };
   return *all;
 }

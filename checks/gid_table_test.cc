@@ -1,0 +1,137 @@
+#include "checks/gid_table.h"
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceRow;
+using ::rdmacheck::testing::FixturePlan;
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::RunOn;
+using ::rdmacheck::testing::RunOnView;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+TEST(ClassifyGid, Forms) {
+  struct Row {
+    const char* gid;
+    GidAddress::Kind kind;
+    const char* ipv4;
+  } rows[] = {
+      {"::ffff:198.18.0.1", GidAddress::kIpv4Mapped, "198.18.0.1"},
+      {"0000:0000:0000:0000:0000:ffff:0a0a:0111", GidAddress::kIpv4Mapped, "10.10.1.17"},
+      {"fe80::c6ff:fe12:1", GidAddress::kLinkLocal, ""},
+      {"2001:db8::1", GidAddress::kIpv6, ""},
+      {"::", GidAddress::kZero, ""},
+      {"not-a-gid", GidAddress::kInvalid, ""},
+  };
+  for (const Row& r : rows) {
+    GidAddress a = ClassifyGid(r.gid);
+    EXPECT_EQ(a.kind, r.kind) << r.gid;
+    EXPECT_EQ(a.ipv4, r.ipv4) << r.gid;
+  }
+}
+
+TEST(GidTable, PassesAndNamesTheIpv4EntryOnTheGuestPair) {
+  Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest.plan");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID 0", "IPv6 link-local", Verdict::kPass)));
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceRow("rxe0 port 1 GID 1", "IPv4 198.18.0.1, RoCEv2, netdev va", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("GID index 1 (plan gid_index)", "::ffff:198.18.0.1",
+                                               Verdict::kPass)));
+  EXPECT_THAT(AllText(r), HasSubstr("-x 1"));
+  EXPECT_THAT(AllText(r), HasSubstr("ibv_rc_pingpong -d rxe0 -i 1 -g 1"));
+}
+
+TEST(GidTable, FailsOnTheLinkLocalIndex) {
+  Plan p = FixturePlan("rxe_guest.plan");
+  p.gid_index = 0;
+  Result r = RunOnView(GidTableCheck(), FixtureProfile("rxe_mtu9000.profile"), p);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID index 0", "fe80::", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ib_write_bw -d rxe0 -i 1 -x 1")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("set gid_index = 1 in fixtures/plans/rxe_guest.plan")));
+  EXPECT_THAT(r.remediation.back(), HasSubstr("/sys/class/infiniband/rxe0/ports/1/gids/1"));
+}
+
+TEST(GidTable, DashXTakesPrecedenceOverThePlan) {
+  Options o;
+  o.gid_index = 0;  // plan says 1
+  Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest.plan", o);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("GID index 0 (-x)", "link-local", Verdict::kFail)));
+  // -x given: no plan edit in the remedy.
+  EXPECT_THAT(AllText(r), ::testing::Not(HasSubstr("set gid_index")));
+
+  o.gid_index = 1;
+  Plan p = FixturePlan("rxe_guest.plan");
+  p.gid_index = 0;
+  EXPECT_EQ(RunOnView(GidTableCheck(), FixtureProfile("rxe_mtu9000.profile"), p, o).verdict, Verdict::kPass);
+}
+
+TEST(GidTable, FailsOnAnEmptyIndex) {
+  Options o;
+  o.gid_index = 3;  // seed 002 uses -x 2 on its VMs; here the table ends at 1
+  Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest.plan", o);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("GID index 3", "empty: no GID at index 3 (entries: 0, 1)",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("-x 1")));
+}
+
+TEST(GidTable, FailsOnRoceV1WhenThePlanWantsV2) {
+  // mlx5: 0 fe80 v1, 1 fe80 v2, 2 ::ffff v1, 3 ::ffff v2.
+  Plan p = FixturePlan("rxe_guest.plan");
+  p.device.reset();
+  p.gid_index = 2;
+  Result r = RunOnView(GidTableCheck(), FixtureProfile("mlx5_cx6.profile"), p);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("mlx5_0 port 1 GID index 2", "RoCEv1", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("-x 3")));
+  p.gid_index = 3;
+  Result ok = RunOnView(GidTableCheck(), FixtureProfile("mlx5_cx6.profile"), p);
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << AllText(ok);
+}
+
+TEST(GidTable, ImportedDevinfoFullFormGidsAreRead) {
+  Result r = RunOn(GidTableCheck(), "mlx5_cx6.devinfo.txt");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("mlx5_0 port 1 GID 2", "IPv4 10.10.1.17, RoCEv1", Verdict::kPass)));
+  EXPECT_THAT(AllText(r), HasSubstr("use GID 3"));
+}
+
+TEST(GidTable, FailsWhenTheNetdevHasNoAddress) {
+  Result r = RunOn(GidTableCheck(), "rxe_no_ip.profile", "rxe_guest.plan");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GIDs with an address", "only IPv6 link-local",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va addresses", "fe80::c6ff:fe12:1/64", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip addr add 198.18.0.1/24 dev va")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("placeholder")));
+  EXPECT_THAT(r.remediation.back(), HasSubstr("ibv_devinfo -d rxe0 -i 1 -v | grep GID"));
+}
+
+TEST(GidTable, InfiniBandPortsSkipRoceRules) {
+  Plan p = FixturePlan("rxe_guest.plan");
+  p.device.reset();
+  p.gid_index = 0;  // fe80:: is the normal IB GID 0
+  Result r = RunOnView(GidTableCheck(), FixtureProfile("qib_legacy.profile"), p);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(AllText(r), HasSubstr("InfiniBand"));
+}
+
+TEST(GidTable, SkipsWithoutTheTable) {
+  Result r = RunOn(GidTableCheck(), "siw.profile");
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.skip_reason, HasSubstr("siw0 port 1"));
+  EXPECT_THAT(r.skip_reason, HasSubstr("GID table"));
+  EXPECT_EQ(RunOn(GidTableCheck(), "no_device.profile").verdict, Verdict::kSkip);
+}
+
+}  // namespace
+}  // namespace rdmacheck
