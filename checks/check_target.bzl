@@ -8,7 +8,7 @@ defines:
                check alone, with rdmacheck's flags and output formats.
 """
 
-def rdmacheck_check(name, id):
+def rdmacheck_check(name, id, deps = []):
     native.cc_library(
         name = name + "_lib",
         srcs = [name + ".cc"],
@@ -16,7 +16,7 @@ def rdmacheck_check(name, id):
         deps = [
             ":check",
             "//third_party:absl",
-        ],
+        ] + deps,
     )
     native.cc_test(
         name = name + "_test",

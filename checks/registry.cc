@@ -8,8 +8,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checks/cq_depth.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
+#include "checks/memory_budget.h"
 #include "checks/gid_table.h"
 #include "checks/mtu_chain.h"
 #include "checks/port_active.h"
@@ -20,8 +22,10 @@ namespace rdmacheck {
 const std::vector<const Check*>& AllChecks() {
   // Sorted by id. One line per check.
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
+      new CqDepthCheck(),
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
+      new MemoryBudgetCheck(),
       new GidTableCheck(),
       new MtuChainCheck(),
       new PortActiveCheck(),
