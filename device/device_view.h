@@ -109,6 +109,22 @@ struct HostInfo {
   bool providers_known = false;
   // Selected sysctls by name, e.g. "net.ipv4.conf.all.rp_filter" -> "0".
   std::map<std::string, std::string> sysctls;
+  // Firewall rulesets as the tools print them, by source: "nft" (`nft list
+  // ruleset`), "iptables-nft", "iptables-legacy", "ip6tables-nft",
+  // "ip6tables-legacy" (`<name>-save`). A source that is absent was not read
+  // (tool missing, failed or timed out: the reason is in provenance); an
+  // empty text is an empty ruleset. See firewall/ for the readers.
+  std::map<std::string, std::string> rulesets;
+  // A kernel UDP socket bound to port 4791 (RoCE v2) exists in /proc/net/udp
+  // or /proc/net/udp6: rdma_rxe opens it when its first device is created.
+  std::optional<bool> udp4791_socket;
+  // Device nodes under /dev/infiniband ("uverbs0", "rdma_cm") and what an
+  // open(O_RDWR) said: "rw" (opened and closed again), "missing" (no such
+  // node) or the errno text ("Permission denied"). Empty: not looked at.
+  std::map<std::string, std::string> dev_nodes;
+  // CAP_IPC_LOCK in the effective set (/proc/self/status CapEff bit 14):
+  // what lets a container pin memory beyond RLIMIT_MEMLOCK.
+  std::optional<bool> cap_ipc_lock;
 };
 
 struct DeviceView {

@@ -131,7 +131,13 @@ bool HexAttr(absl::string_view name) {
 // ---------------------------------------------------------------------------
 // Parser.
 
-enum class Section { kPreamble, kHost, kDevice, kPort, kNetdev };
+enum class Section { kPreamble, kHost, kDevice, kPort, kNetdev, kRuleset };
+
+// The ruleset sources HostInfo::rulesets knows (see device_view.h).
+bool IsRulesetSource(absl::string_view s) {
+  return s == "nft" || s == "iptables-nft" || s == "iptables-legacy" || s == "ip6tables-nft" ||
+         s == "ip6tables-legacy";
+}
 
 class Parser {
  public:
@@ -172,6 +178,8 @@ class Parser {
     }
     for (auto& [where, known] : gids_known_explicit_)
       view_.devices[where.first].ports[where.second].gids_known = known;
+    for (auto& [name, text] : view_.host.rulesets)
+      if (!ruleset_final_newline_.count(name) && ruleset_lines_[name] > 0) text.push_back('\n');
     return std::move(view_);
   }
 
@@ -247,10 +255,19 @@ class Parser {
       view_.netdevs.push_back(std::move(n));
       net_ = view_.netdevs.size() - 1;
       section_ = Section::kNetdev;
+    } else if (kind == "ruleset") {
+      if (t.size() != 2) return Err("[ruleset]", "expected [ruleset SOURCE]");
+      std::string field = absl::StrCat("[ruleset ", t[1], "]");
+      if (!IsRulesetSource(t[1]))
+        return Err(field, "unknown ruleset source; expected nft, iptables-nft, iptables-legacy, "
+                          "ip6tables-nft or ip6tables-legacy");
+      if (!view_.host.rulesets.emplace(t[1], "").second) return Err(field, "duplicate section");
+      ruleset_ = t[1];
+      section_ = Section::kRuleset;
     } else {
       return Err(absl::StrCat("[", kind, "]"),
-                 "unknown section; expected [host], [device NAME], [port DEVICE N] or "
-                 "[netdev NAME]");
+                 "unknown section; expected [host], [device NAME], [port DEVICE N], "
+                 "[netdev NAME] or [ruleset SOURCE]");
     }
     return absl::OkStatus();
   }
@@ -401,6 +418,8 @@ class Parser {
         return PortKey(key, rest);
       case Section::kNetdev:
         return NetdevKey(key, rest);
+      case Section::kRuleset:
+        return RulesetKey(key, rest);
     }
     return absl::OkStatus();
   }
@@ -418,6 +437,18 @@ class Parser {
     if (key == "sysfs_infiniband") return Bool(key, rest, &h.sysfs_infiniband);
     if (key == "dev_infiniband") return Bool(key, rest, &h.dev_infiniband);
     if (key == "providers") return List(key, rest, &h.providers, &h.providers_known);
+    if (key == "udp4791_socket") return Bool(key, rest, &h.udp4791_socket);
+    if (key == "cap_ipc_lock") return Bool(key, rest, &h.cap_ipc_lock);
+    if (key == "dev_node") {
+      RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
+      std::vector<std::string> t;
+      std::string e = SplitTokens(rest, &t);
+      if (!e.empty()) return Err(key, e);
+      if (t.size() != 2) return Err(key, "expected `dev_node NAME STATE` (STATE: rw, missing or the open error)");
+      std::string field = absl::StrCat("dev_node ", t[0]);
+      if (!h.dev_nodes.emplace(t[0], t[1]).second) return Err(field, "given twice");
+      return absl::OkStatus();
+    }
     if (key == "sysctl") {
       RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
       std::vector<std::string> t;
@@ -538,8 +569,35 @@ class Parser {
     return Unknown(key, absl::StrCat("[netdev ", n.name, "]"));
   }
 
+  // `line TEXT` appends one line of the ruleset; `final_newline no` says the
+  // text did not end with a newline (each line otherwise ends with one).
+  absl::Status RulesetKey(absl::string_view key, absl::string_view rest) {
+    std::string& text = view_.host.rulesets[ruleset_];
+    if (key == "line") {
+      if (ruleset_final_newline_.count(ruleset_))
+        return Err(key, "after `final_newline no`, which must be the last line of the section");
+      if (!text.empty() || ruleset_lines_[ruleset_] > 0) text.push_back('\n');
+      ++ruleset_lines_[ruleset_];
+      RDMACHECK_ASSIGN_OR_RETURN(std::string v, StrValue(key, rest));
+      if (v.find('\n') != std::string::npos) return Err(key, "a line cannot hold a newline");
+      text += v;
+      return absl::OkStatus();
+    }
+    if (key == "final_newline") {
+      std::optional<bool> b;
+      RDMACHECK_RETURN_IF_ERROR(Bool(key, rest, &b));
+      if (*b) return Err(key, "only `final_newline no` is written; a final newline is the default");
+      ruleset_final_newline_.insert(ruleset_);
+      return absl::OkStatus();
+    }
+    return Unknown(key, absl::StrCat("[ruleset ", ruleset_, "]"));
+  }
+
   std::string file_;
   int line_ = 0;
+  std::string ruleset_;
+  std::map<std::string, int> ruleset_lines_;
+  std::set<std::string> ruleset_final_newline_;
   DeviceView view_;
   Section section_ = Section::kPreamble;
   bool host_seen_ = false;
@@ -605,6 +663,10 @@ std::string WriteProfile(const DeviceView& view) {
   PutList(&out, "providers", h.providers, h.providers_known);
   for (const auto& [name, value] : h.sysctls)
     absl::StrAppend(&out, "sysctl ", Token(name), " ", StringValue(value), "\n");
+  PutBool(&out, "udp4791_socket", h.udp4791_socket);
+  PutBool(&out, "cap_ipc_lock", h.cap_ipc_lock);
+  for (const auto& [name, state] : h.dev_nodes)
+    absl::StrAppend(&out, "dev_node ", Token(name), " ", Token(state), "\n");
 
   for (const DeviceInfo& d : view.devices) {
     absl::StrAppend(&out, "\n[device ", Token(d.name), "]\n");
@@ -663,6 +725,16 @@ std::string WriteProfile(const DeviceView& view) {
     Put(&out, "operstate", n.operstate);
     PutNum(&out, "ifindex", n.ifindex);
     PutList(&out, "addrs", n.addrs, n.addrs_known);
+  }
+  // Rulesets last: long, and line by line so '#' and '[' in them survive.
+  for (const auto& [name, text] : h.rulesets) {
+    absl::StrAppend(&out, "\n[ruleset ", name, "]\n");
+    if (text.empty()) continue;
+    absl::string_view body = text;
+    bool final_newline = absl::ConsumeSuffix(&body, "\n");
+    for (absl::string_view l : absl::StrSplit(body, '\n'))
+      absl::StrAppend(&out, "line ", StringValue(l), "\n");
+    if (!final_newline) absl::StrAppend(&out, "final_newline no\n");
   }
   return out;
 }

@@ -42,6 +42,10 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
   EXPECT_EQ(ha.providers, hb.providers);
   EXPECT_EQ(ha.providers_known, hb.providers_known);
   EXPECT_EQ(ha.sysctls, hb.sysctls);
+  EXPECT_EQ(ha.rulesets, hb.rulesets);
+  EXPECT_EQ(ha.udp4791_socket, hb.udp4791_socket);
+  EXPECT_EQ(ha.dev_nodes, hb.dev_nodes);
+  EXPECT_EQ(ha.cap_ipc_lock, hb.cap_ipc_lock);
   ASSERT_EQ(a.devices.size(), b.devices.size());
   for (size_t i = 0; i < a.devices.size(); ++i) {
     const DeviceInfo& da = a.devices[i];
@@ -130,6 +134,19 @@ DeviceView EverythingView() {
   h.sysctls = {{"net.ipv4.conf.all.rp_filter", "0"},
                {"net.ipv4.ip_local_port_range", "32768\t60999"},
                {"empty.value", ""}};
+  // Rulesets as the tools print them: tabs, '#' and '[' lines, an empty
+  // line, an empty ruleset, one without a final newline, one of only "\n".
+  h.rulesets = {
+      {"nft", "# Warning: table ip filter is managed by iptables-nft, do not touch!\n"
+              "table inet filter {\n\tchain input {\n\t\ttype filter hook input priority filter; "
+              "policy accept;\n\t\tudp dport 4791 counter packets 0 bytes 0 drop comment \"x\"\n"
+              "\t}\n}\n\n[odd]\n"},
+      {"iptables-nft", ""},
+      {"iptables-legacy", "*filter\n:INPUT ACCEPT [0:0]\nCOMMIT"},
+      {"ip6tables-nft", "\n"}};
+  h.udp4791_socket = true;
+  h.cap_ipc_lock = false;
+  h.dev_nodes = {{"uverbs0", "rw"}, {"uverbs1", "Permission denied"}, {"rdma_cm", "missing"}};
 
   DeviceInfo d;
   d.name = "rxe0";
@@ -215,6 +232,17 @@ TEST(ProfileTest, RoundTripsEveryField) {
   ExpectViewsEqual(v, back, text);
   // And the text is stable: writing the parsed view gives the same text.
   EXPECT_EQ(WriteProfile(back), text);
+}
+
+TEST(ProfileTest, RulesetsAreWrittenLineByLine) {
+  std::string text = WriteProfile(EverythingView());
+  EXPECT_THAT(text, HasSubstr("\n[ruleset nft]\nline # Warning: table ip filter"));
+  EXPECT_THAT(text, HasSubstr("\nline \"\\tchain input {\"\n"));
+  EXPECT_THAT(text, HasSubstr("\nline \"\"\nline [odd]\n"));
+  EXPECT_THAT(text, HasSubstr("\n[ruleset iptables-nft]\n\n"));
+  EXPECT_THAT(text, HasSubstr("line COMMIT\nfinal_newline no\n"));
+  EXPECT_THAT(text, HasSubstr("\ndev_node uverbs1 \"Permission denied\"\n"));
+  EXPECT_THAT(text, HasSubstr("\nudp4791_socket yes\n"));
 }
 
 TEST(ProfileTest, RoundTripsEmptyView) {
@@ -361,6 +389,18 @@ const BadCase kBadCases[] = {
      "bad.profile:3: ", "vendor_id", "out of range"},
     {"header_unclosed", "rdmacheck-profile 1\n[device d\n", "bad.profile:2: ", "[device d",
      "must end with ']'"},
+    {"ruleset_unknown_source", "rdmacheck-profile 1\n[ruleset pf]\n", "bad.profile:2: ",
+     "[ruleset pf]", "unknown ruleset source"},
+    {"ruleset_duplicate", "rdmacheck-profile 1\n[ruleset nft]\n[ruleset nft]\n",
+     "bad.profile:3: ", "[ruleset nft]", "duplicate section"},
+    {"ruleset_unknown_key", "rdmacheck-profile 1\n[ruleset nft]\ntable inet x {\n",
+     "bad.profile:3: ", "table", "unknown key in [ruleset nft]"},
+    {"ruleset_line_after_final", "rdmacheck-profile 1\n[ruleset nft]\nline a\nfinal_newline no\nline b\n",
+     "bad.profile:5: ", "line", "after `final_newline no`"},
+    {"dev_node_no_state", "rdmacheck-profile 1\n[host]\ndev_node uverbs0\n", "bad.profile:3: ",
+     "dev_node", "expected `dev_node NAME STATE`"},
+    {"udp4791_bad_bool", "rdmacheck-profile 1\n[host]\nudp4791_socket 1\n", "bad.profile:3: ",
+     "udp4791_socket", "yes or no"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, MalformedTest, ::testing::ValuesIn(kBadCases),
