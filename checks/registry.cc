@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checks/cap_readback.h"
 #include "checks/cq_depth.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
@@ -23,6 +24,7 @@ const std::vector<const Check*>& AllChecks() {
   // Sorted by id. One line per check.
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
       new CqDepthCheck(),
+      new CapReadbackCheck(),
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
       new MemoryBudgetCheck(),
