@@ -12,8 +12,9 @@
 #include "checks/cq_depth.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
-#include "checks/memory_budget.h"
 #include "checks/gid_table.h"
+#include "checks/memlock.h"
+#include "checks/memory_budget.h"
 #include "checks/mtu_chain.h"
 #include "checks/port_active.h"
 #include "checks/rxe_sysctls.h"
@@ -23,12 +24,13 @@ namespace rdmacheck {
 const std::vector<const Check*>& AllChecks() {
   // Sorted by id. One line per check.
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
-      new CqDepthCheck(),
       new CapReadbackCheck(),
+      new CqDepthCheck(),
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
-      new MemoryBudgetCheck(),
       new GidTableCheck(),
+      new MemlockCheck(),
+      new MemoryBudgetCheck(),
       new MtuChainCheck(),
       new PortActiveCheck(),
       new RxeSysctlsCheck(),
