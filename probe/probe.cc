@@ -1,0 +1,529 @@
+#include "probe/probe.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <infiniband/verbs.h>
+#include <poll.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "device/gather.h"
+#include "probe/completion_wait.h"
+#include "probe/gid_choice.h"
+#include "probe/hw_counters.h"
+#include "probe/sge_layout.h"
+#include "util/status_macros.h"
+#include "verbs/context.h"
+#include "verbs/errors.h"
+#include "verbs/resources.h"
+
+namespace rdmacheck {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void OnSigint(int) { g_interrupted.store(true); }
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Anonymous memory (page aligned), or huge pages; unmapped on destruction.
+class MappedBuffer {
+ public:
+  static absl::StatusOr<MappedBuffer> Map(uint64_t bytes, bool huge) {
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (p == MAP_FAILED) {
+      int err = errno;
+      return verbs::VerbsError(absl::StrCat("mmap(length=", bytes, huge ? " MAP_HUGETLB" : "", ")"), err);
+    }
+    return MappedBuffer(static_cast<uint8_t*>(p), bytes);
+  }
+  MappedBuffer(MappedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
+  MappedBuffer& operator=(MappedBuffer&&) = delete;
+  MappedBuffer(const MappedBuffer&) = delete;
+  ~MappedBuffer() {
+    if (p_ != nullptr) munmap(p_, n_);
+  }
+  uint8_t* data() const { return p_; }
+  uint64_t size() const { return n_; }
+
+ private:
+  MappedBuffer(uint8_t* p, uint64_t n) : p_(p), n_(n) {}
+  uint8_t* p_ = nullptr;
+  uint64_t n_ = 0;
+};
+
+// A registered buffer: the region is deregistered before the memory goes.
+struct Region {
+  MappedBuffer buf;
+  verbs::MemoryRegion mr;
+};
+
+absl::StatusOr<Region> MakeRegion(const verbs::ProtectionDomain& pd, uint64_t bytes, bool huge,
+                                  int access) {
+  RDMACHECK_ASSIGN_OR_RETURN(MappedBuffer buf, MappedBuffer::Map(bytes, huge));
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::MemoryRegion mr,
+                             verbs::MemoryRegion::Register(pd, buf.data(), bytes, access));
+  return Region{std::move(buf), std::move(mr)};
+}
+
+// One end of the connection. Members in creation order, so they are
+// destroyed QP -> CQ -> MR -> PD -> context (each also holds what it needs).
+struct Side {
+  std::string dev;
+  int port = 1;
+  verbs::Context ctx;
+  ibv_port_attr port_attr{};
+  GidEntry gid;
+  ibv_gid raw_gid{};
+  std::optional<verbs::ProtectionDomain> pd;
+  std::optional<verbs::CompletionQueue> cq;
+  std::optional<Region> region;       // receive buffer / RDMA WRITE target
+  std::optional<Region> send_4k;      // send buffer, page aligned
+  std::optional<Region> send_huge;    // send buffer in huge pages
+  std::optional<verbs::QueuePair> qp;
+};
+
+const char* QpStateName(int s) {
+  switch (s) {
+    case IBV_QPS_RESET: return "RESET";
+    case IBV_QPS_INIT: return "INIT";
+    case IBV_QPS_RTR: return "RTR";
+    case IBV_QPS_RTS: return "RTS";
+    case IBV_QPS_SQD: return "SQD";
+    case IBV_QPS_SQE: return "SQE";
+    case IBV_QPS_ERR: return "ERR";
+    default: return "UNKNOWN";
+  }
+}
+
+std::string QueryQpState(const verbs::QueuePair& qp) {
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  int rc = ibv_query_qp(qp.get(), &attr, IBV_QP_STATE, &init);
+  if (rc != 0) return absl::StrCat("unknown (ibv_query_qp: ", verbs::ErrnoText(rc), ")");
+  return QpStateName(attr.qp_state);
+}
+
+std::optional<Counters> Snapshot(const ProbeRequest& req, const Side& s) {
+  absl::StatusOr<Counters> c = ReadHwCounters(req.sysfs_root, s.dev, s.port);
+  if (!c.ok()) return std::nullopt;
+  return *std::move(c);
+}
+
+// Reads every pending async event of the context within `wait_s`.
+void DrainAsyncEvents(const Side& s, double wait_s, std::vector<std::string>* out) {
+  ibv_context* ctx = s.ctx.get();
+  int flags = fcntl(ctx->async_fd, F_GETFL);
+  if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+    out->push_back(absl::StrCat("async events of ", s.dev, " not read: fcntl: ", verbs::ErrnoText(errno)));
+    return;
+  }
+  const double end = Now() + wait_s;
+  for (int i = 0; i < 64; ++i) {
+    int ms = std::max(0, static_cast<int>((end - Now()) * 1000));
+    pollfd p{ctx->async_fd, POLLIN, 0};
+    int rc = poll(&p, 1, ms);
+    if (rc <= 0) break;
+    ibv_async_event ev;
+    if (ibv_get_async_event(ctx, &ev) != 0) break;
+    std::string what = absl::StrCat(ibv_event_type_str(ev.event_type), " on ", s.dev);
+    switch (ev.event_type) {
+      case IBV_EVENT_QP_FATAL:
+      case IBV_EVENT_QP_REQ_ERR:
+      case IBV_EVENT_QP_ACCESS_ERR:
+      case IBV_EVENT_COMM_EST:
+      case IBV_EVENT_SQ_DRAINED:
+      case IBV_EVENT_PATH_MIG:
+      case IBV_EVENT_PATH_MIG_ERR:
+      case IBV_EVENT_QP_LAST_WQE_REACHED:
+        absl::StrAppend(&what, " (qp ", ev.element.qp->qp_num, ")");
+        break;
+      case IBV_EVENT_CQ_ERR:
+        absl::StrAppend(&what, " (CQ_ERR)");
+        break;
+      default:
+        break;
+    }
+    out->push_back(what);
+    ibv_ack_async_event(&ev);
+  }
+}
+
+absl::Status OpenSide(const ProbeRequest& req, const std::string& dev, int port,
+                      std::optional<int> gid_index, std::optional<Side>* out) {
+  GatherOptions g;
+  g.sysfs_root = absl::StrCat(req.sysfs_root);
+  g.only_device = dev;
+  RDMACHECK_ASSIGN_OR_RETURN(DeviceView view, GatherLive(g));
+  const DeviceInfo* info = view.Device(dev);
+  const PortInfo* pinfo = info ? info->Port(port) : nullptr;
+  if (pinfo == nullptr) return absl::NotFoundError(absl::StrCat(dev, " has no port ", port));
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(dev));
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_port_attr pa, ctx.QueryPort(static_cast<uint8_t>(port)));
+  if (pa.state != IBV_PORT_ACTIVE) {
+    return absl::FailedPreconditionError(absl::StrCat(dev, " port ", port, " is ",
+                                                      ibv_port_state_str(pa.state), ", not ACTIVE"));
+  }
+  RDMACHECK_ASSIGN_OR_RETURN(GidEntry gid,
+                             ChooseGid(pinfo->gids, gid_index, absl::StrCat(dev, " port ", port)));
+  Side s{dev, port, std::move(ctx), pa, gid, {}, {}, {}, {}, {}, {}, {}};
+  if (inet_pton(AF_INET6, gid.gid.c_str(), s.raw_gid.raw) != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(dev, " GID ", gid.index, " '", gid.gid, "' is not an IPv6 address"));
+  }
+  out->emplace(std::move(s));
+  return absl::OkStatus();
+}
+
+absl::Status ToInit(const Side& s) {
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_INIT;
+  a.pkey_index = 0;
+  a.port_num = static_cast<uint8_t>(s.port);
+  a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  int rc = ibv_modify_qp(s.qp->get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+  if (rc != 0) return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=INIT port=", s.port, ")"), rc);
+  return absl::OkStatus();
+}
+
+absl::Status ToRtrRts(const ProbeRequest& req, const Side& s, const Side& remote, ibv_mtu mtu) {
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_RTR;
+  a.path_mtu = mtu;
+  a.dest_qp_num = remote.qp->qp_num();
+  a.rq_psn = 0;
+  a.max_dest_rd_atomic = 1;
+  a.min_rnr_timer = 12;  // 0.64 ms
+  a.ah_attr.is_global = 1;
+  a.ah_attr.port_num = static_cast<uint8_t>(s.port);
+  a.ah_attr.grh.dgid = remote.raw_gid;
+  a.ah_attr.grh.sgid_index = static_cast<uint8_t>(s.gid.index);
+  a.ah_attr.grh.hop_limit = 64;
+  int rc = ibv_modify_qp(s.qp->get(), &a,
+                         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                             IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+  if (rc != 0) {
+    return verbs::VerbsError(
+        absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=RTR path_mtu=", 128 << mtu, " dest_qpn=",
+                     remote.qp->qp_num(), " dgid=", remote.gid.gid, " sgid_index=", s.gid.index, ")"),
+        rc);
+  }
+  a = ibv_qp_attr{};
+  a.qp_state = IBV_QPS_RTS;
+  a.timeout = static_cast<uint8_t>(req.timeout);
+  a.retry_cnt = static_cast<uint8_t>(req.retry_cnt);
+  a.rnr_retry = static_cast<uint8_t>(req.rnr_retry);
+  a.sq_psn = 0;
+  a.max_rd_atomic = 1;
+  rc = ibv_modify_qp(s.qp->get(), &a,
+                     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+                         IBV_QP_MAX_QP_RD_ATOMIC);
+  if (rc != 0) {
+    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=RTS timeout=", req.timeout,
+                                          " retry_cnt=", req.retry_cnt, " rnr_retry=", req.rnr_retry, ")"),
+                             rc);
+  }
+  return absl::OkStatus();
+}
+
+uint8_t PatternByte(int wr, uint64_t k) { return static_cast<uint8_t>((k * 131 + wr * 29 + 7) & 0xff); }
+
+CompletionPoller PollerFor(const verbs::CompletionQueue& cq) {
+  CompletionPoller p;
+  ibv_cq* c = cq.get();
+  p.poll = [c](int n, ibv_wc* wc) { return ibv_poll_cq(c, n, wc); };
+  return p;
+}
+
+}  // namespace
+
+const std::atomic<bool>& ProbeInterruptFlag() { return g_interrupted; }
+
+SigintGuard::SigintGuard() {
+  struct sigaction cur {};
+  if (sigaction(SIGINT, nullptr, &cur) != 0 || cur.sa_handler == SIG_IGN) return;
+  g_interrupted.store(false);
+  struct sigaction sa {};
+  sa.sa_handler = OnSigint;
+  sigemptyset(&sa.sa_mask);
+  installed_ = sigaction(SIGINT, &sa, &old_) == 0;
+}
+
+SigintGuard::~SigintGuard() {
+  if (!installed_) return;
+  sigaction(SIGINT, &old_, nullptr);
+  if (g_interrupted.load()) raise(SIGINT);  // default action: exit status 130
+}
+
+absl::Status ValidateProbeRequest(const ProbeRequest& req) {
+  if (req.device.empty()) return absl::InvalidArgumentError("probe: no device");
+  if (req.retry_cnt < 0 || req.retry_cnt > 6) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "probe: retry_cnt=", req.retry_cnt, " must be 0..6 (7 retries forever on rxe: a blocked path would hang)"));
+  }
+  if (req.rnr_retry < 0 || req.rnr_retry > 6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("probe: rnr_retry=", req.rnr_retry, " must be 0..6 (7 retries forever)"));
+  }
+  if (req.timeout < 1 || req.timeout > 31) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("probe: timeout=", req.timeout, " must be 1..31 (0 waits forever)"));
+  }
+  if (!(req.deadline_s > 0 && req.deadline_s <= 600)) {
+    return absl::InvalidArgumentError(absl::StrCat("probe: deadline_s=", req.deadline_s, " must be in (0, 600]"));
+  }
+  if (req.wrs.empty()) return absl::InvalidArgumentError("probe: no work requests");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
+  RDMACHECK_RETURN_IF_ERROR(ValidateProbeRequest(req));
+  // First, so that it is destroyed last: everything below is released before
+  // a SIGINT is passed on.
+  SigintGuard sigint;
+  const double t0 = Now();
+  ProbeResult r;
+  r.device = req.device;
+  r.loopback = req.peer_device.empty() || (req.peer_device == req.device && req.peer_port == req.port);
+  r.peer_device = req.peer_device.empty() ? req.device : req.peer_device;
+  r.retry_cnt = req.retry_cnt;
+  r.timeout = req.timeout;
+  r.deadline_s = req.deadline_s;
+
+  std::optional<Side> a, b;
+  RDMACHECK_RETURN_IF_ERROR(OpenSide(req, req.device, req.port, req.gid_index, &a));
+  RDMACHECK_RETURN_IF_ERROR(OpenSide(req, r.peer_device, r.loopback ? req.port : req.peer_port,
+                                     req.peer_gid_index ? req.peer_gid_index : req.gid_index, &b));
+  r.gid_index = a->gid.index;
+  r.gid = a->gid.gid;
+  r.gid_type = std::string(GidTypeName(a->gid.type));
+  r.peer_gid_index = b->gid.index;
+  r.peer_gid = b->gid.gid;
+  const ibv_mtu mtu = std::min(a->port_attr.active_mtu, b->port_attr.active_mtu);
+  r.path_mtu = 128 << mtu;
+
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex attr, a->ctx.QueryDeviceEx());
+  uint32_t want_sge = 1;
+  for (const WrSpec& w : req.wrs) want_sge = std::max(want_sge, w.num_sge);
+  if (req.want_max_sge) want_sge = std::max<uint32_t>(1, attr.orig_attr.max_sge);
+  r.requested_send_sge = want_sge;
+
+  for (std::optional<Side>* s : {&a, &b}) {
+    RDMACHECK_ASSIGN_OR_RETURN(verbs::ProtectionDomain pd, verbs::ProtectionDomain::Alloc((*s)->ctx));
+    (*s)->pd.emplace(std::move(pd));
+    RDMACHECK_ASSIGN_OR_RETURN(verbs::CompletionQueue cq, verbs::CompletionQueue::Create((*s)->ctx, 64));
+    (*s)->cq.emplace(std::move(cq));
+  }
+  ibv_qp_cap cap_a{};
+  cap_a.max_send_wr = 16;
+  cap_a.max_recv_wr = 1;
+  cap_a.max_send_sge = want_sge;
+  cap_a.max_recv_sge = 1;
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::QueuePair qa,
+                             verbs::QueuePair::Create(*a->pd, *a->cq, *a->cq, IBV_QPT_RC, cap_a));
+  a->qp.emplace(std::move(qa));
+  r.granted_send_sge = a->qp->granted().max_send_sge;
+  ibv_qp_cap cap_b{};
+  cap_b.max_send_wr = 1;
+  cap_b.max_recv_wr = 16;
+  cap_b.max_send_sge = 1;
+  cap_b.max_recv_sge = 1;
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::QueuePair qb,
+                             verbs::QueuePair::Create(*b->pd, *b->cq, *b->cq, IBV_QPT_RC, cap_b));
+  b->qp.emplace(std::move(qb));
+
+  // Layouts, then buffers big enough for all of them.
+  std::vector<std::optional<SgeLayout>> layouts(req.wrs.size());
+  uint64_t need_4k = 4096, need_huge = 0, need_recv = 4096;
+  r.wrs.resize(req.wrs.size());
+  for (size_t i = 0; i < req.wrs.size(); ++i) {
+    WrOutcome& w = r.wrs[i];
+    w.index = static_cast<int>(i);
+    w.spec = req.wrs[i];
+    w.num_sge = w.spec.num_sge == 0 ? r.granted_send_sge : w.spec.num_sge;
+    if (w.num_sge > r.granted_send_sge) {
+      w.skip_reason = absl::StrCat(w.num_sge, " SGEs > granted max_send_sge ", r.granted_send_sge);
+      continue;
+    }
+    RDMACHECK_ASSIGN_OR_RETURN(SgeLayout l, ComputeSgeLayout(w.spec, w.num_sge));
+    w.total_bytes = l.total_bytes;
+    need_recv = std::max(need_recv, l.total_bytes);
+    if (w.spec.straddle >= kPage2M) {
+      need_huge = std::max(need_huge, l.buffer_bytes);
+    } else {
+      need_4k = std::max(need_4k, l.buffer_bytes);
+    }
+    layouts[i] = std::move(l);
+  }
+  const int send_access = IBV_ACCESS_LOCAL_WRITE;
+  RDMACHECK_ASSIGN_OR_RETURN(Region s4k, MakeRegion(*a->pd, (need_4k + 4095) / 4096 * 4096, false, send_access));
+  a->send_4k.emplace(std::move(s4k));
+  if (need_huge > 0) {
+    absl::StatusOr<Region> h = MakeRegion(*a->pd, (need_huge + kPage2M - 1) / kPage2M * kPage2M, true, send_access);
+    if (h.ok()) {
+      a->send_huge.emplace(*std::move(h));
+    } else {
+      std::string why = absl::StrCat("no huge pages for ", need_huge / kPage2M,
+                                     " x 2 MiB (", h.status().message(),
+                                     "): the 2 MiB-boundary WRs were skipped");
+      r.notes.push_back(why);
+      for (size_t i = 0; i < r.wrs.size(); ++i)
+        if (r.wrs[i].spec.straddle >= kPage2M && r.wrs[i].skip_reason.empty())
+          r.wrs[i].skip_reason = "no huge pages";
+    }
+  }
+  RDMACHECK_ASSIGN_OR_RETURN(
+      Region rr, MakeRegion(*b->pd, (need_recv + 4095) / 4096 * 4096, false,
+                            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+  b->region.emplace(std::move(rr));
+
+  RDMACHECK_RETURN_IF_ERROR(ToInit(*a));
+  RDMACHECK_RETURN_IF_ERROR(ToInit(*b));
+  RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *a, *b, mtu));
+  RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *b, *a, mtu));
+
+  std::optional<Counters> before_a = Snapshot(req, *a), before_b = Snapshot(req, *b);
+  r.counters_known = before_a.has_value() && before_b.has_value();
+  if (before_a) r.counters_before = *before_a;
+  if (before_b) r.peer_counters_before = *before_b;
+
+  bool failed = false;
+  std::vector<uint8_t> expect;
+  for (size_t i = 0; i < r.wrs.size() && !failed; ++i) {
+    WrOutcome& w = r.wrs[i];
+    if (!layouts[i] || !w.skip_reason.empty()) continue;
+    if (g_interrupted.load()) {
+      r.interrupted = true;
+      break;
+    }
+    const SgeLayout& l = *layouts[i];
+    const Region& src = w.spec.straddle >= kPage2M ? *a->send_huge : *a->send_4k;
+    w.sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w.spec.straddle);
+    // The message: pattern bytes in the SGE spans; the target set to bytes
+    // that differ from every expected one, so a byte not written shows.
+    expect.assign(l.total_bytes, 0);
+    std::vector<ibv_sge> sges;
+    uint64_t k = 0;
+    for (const SgeSpan& s : l.sges) {
+      for (uint32_t j = 0; j < s.length; ++j, ++k) {
+        expect[k] = PatternByte(w.index, k);
+        src.buf.data()[s.offset + j] = expect[k];
+      }
+      sges.push_back({reinterpret_cast<uintptr_t>(src.buf.data() + s.offset), s.length, src.mr.lkey()});
+    }
+    uint8_t* dst = b->region->buf.data();
+    for (uint64_t j = 0; j < l.total_bytes; ++j) dst[j] = expect[j] ^ 0xa5;
+
+    w.qp_state_before = QueryQpState(*a->qp);
+    std::optional<Counters> ca = Snapshot(req, *a), cb = Snapshot(req, *b);
+    const bool send = w.spec.op == ProbeOp::kSend;
+    if (send) {
+      ibv_sge rsge{reinterpret_cast<uintptr_t>(dst), static_cast<uint32_t>(b->region->buf.size()),
+                   b->region->mr.lkey()};
+      ibv_recv_wr rwr{};
+      rwr.wr_id = 1000 + i;
+      rwr.sg_list = &rsge;
+      rwr.num_sge = 1;
+      ibv_recv_wr* bad_r = nullptr;
+      if (int rc = ibv_post_recv(b->qp->get(), &rwr, &bad_r); rc != 0) {
+        w.state = WrState::kPostFailed;
+        w.post_error = absl::StrCat("ibv_post_recv(dev=", b->dev, "): ", verbs::ErrnoText(rc));
+        failed = true;
+        break;
+      }
+    }
+    ibv_send_wr swr{};
+    swr.wr_id = i;
+    swr.sg_list = sges.data();
+    swr.num_sge = static_cast<int>(sges.size());
+    swr.opcode = send ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
+    swr.send_flags = IBV_SEND_SIGNALED;
+    if (!send) {
+      swr.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(dst);
+      swr.wr.rdma.rkey = b->region->mr.rkey();
+    }
+    ibv_send_wr* bad = nullptr;
+    const double posted = Now();
+    if (int rc = ibv_post_send(a->qp->get(), &swr, &bad); rc != 0) {
+      w.state = WrState::kPostFailed;
+      w.post_error = absl::StrCat("ibv_post_send(dev=", a->dev, " opcode=", ProbeOpName(w.spec.op),
+                                  " num_sge=", sges.size(), "): ", verbs::ErrnoText(rc));
+      failed = true;
+      break;
+    }
+    WaitOutcome ws = WaitForCompletions(PollerFor(*a->cq), 1, req.deadline_s, &g_interrupted);
+    w.seconds = ws.seconds;
+    if (ws.end == WaitEnd::kStopped) {
+      r.interrupted = true;
+      w.state = WrState::kNoCompletion;
+    } else if (ws.end == WaitEnd::kPollError) {
+      w.state = WrState::kError;
+      w.wc_status_text = absl::StrCat("ibv_poll_cq returned ", ws.poll_rc);
+    } else if (ws.end == WaitEnd::kDeadline || ws.wcs.empty()) {
+      w.state = WrState::kNoCompletion;
+    } else if (ws.wcs[0].status != IBV_WC_SUCCESS) {
+      w.state = WrState::kError;
+      w.wc_status = ws.wcs[0].status;
+      w.wc_status_text = ibv_wc_status_str(ws.wcs[0].status);
+      w.vendor_err = ws.wcs[0].vendor_err;
+    } else {
+      w.state = WrState::kCompleted;
+      if (send) {
+        double left = std::max(0.0, req.deadline_s - (Now() - posted));
+        WaitOutcome wr = WaitForCompletions(PollerFor(*b->cq), 1, left, &g_interrupted);
+        w.seconds = Now() - posted;
+        if (wr.end == WaitEnd::kStopped) {
+          r.interrupted = true;
+          w.state = WrState::kNoCompletion;
+        } else if (wr.wcs.empty()) {
+          w.state = WrState::kNoCompletion;
+          w.recv_side = true;
+        } else if (wr.wcs[0].status != IBV_WC_SUCCESS) {
+          w.state = WrState::kError;
+          w.recv_side = true;
+          w.wc_status = wr.wcs[0].status;
+          w.wc_status_text = ibv_wc_status_str(wr.wcs[0].status);
+          w.vendor_err = wr.wcs[0].vendor_err;
+        }
+      }
+    }
+    std::optional<Counters> ca2 = Snapshot(req, *a), cb2 = Snapshot(req, *b);
+    if (ca && ca2) w.local_delta = CounterDelta(*ca, *ca2);
+    if (cb && cb2) w.peer_delta = CounterDelta(*cb, *cb2);
+    if (w.state == WrState::kCompleted) {
+      w.verified = true;
+      for (uint64_t j = 0; j < l.total_bytes; ++j) {
+        if (dst[j] != expect[j]) {
+          w.verified = false;
+          w.first_mismatch = j;
+          break;
+        }
+      }
+    }
+    failed = w.state != WrState::kCompleted || !w.verified || r.interrupted;
+  }
+  // After a failure, give the QP-fatal / CQ-error events a moment to land.
+  const double ev_wait = failed ? 0.05 : 0.0;
+  DrainAsyncEvents(*a, ev_wait, &r.async_events);
+  DrainAsyncEvents(*b, 0.0, &r.async_events);
+  r.qp_state = QueryQpState(*a->qp);
+  r.peer_qp_state = QueryQpState(*b->qp);
+  std::optional<Counters> after_a = Snapshot(req, *a), after_b = Snapshot(req, *b);
+  if (after_a) r.counters_after = *after_a;
+  if (after_b) r.peer_counters_after = *after_b;
+  r.seconds = Now() - t0;
+  return r;
+}
+
+}  // namespace rdmacheck
