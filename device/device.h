@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/rdma_types.h"
+#include "probe/probe_types.h"
 
 namespace rdmacheck {
 
@@ -48,6 +49,11 @@ class Device {
   virtual QueueMemory QpMemory(const QpRequest& req, const QpCaps& granted) const = 0;
   // Bytes a CQ of the granted depth takes.
   virtual uint64_t CqMemory(uint32_t granted_cqe) const = 0;
+  // Live traffic between this device and req.peer_device (probe/probe.h).
+  // Only a real device can: models and profiles say Unimplemented.
+  virtual absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
+    return absl::UnimplementedError("traffic probe needs a live device");
+  }
 };
 
 }  // namespace rdmacheck

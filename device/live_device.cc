@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "probe/probe.h"
 #include "verbs/resources.h"
 
 namespace rdmacheck {
@@ -137,6 +138,12 @@ QueueMemory LiveDevice::QpMemory(const QpRequest& req, const QpCaps& granted) co
 uint64_t LiveDevice::CqMemory(uint32_t granted_cqe) const {
   if (model_ == nullptr) return 0;
   return model_->CqMemory(granted_cqe);
+}
+
+absl::StatusOr<ProbeResult> LiveDevice::RunTrafficProbe(const ProbeRequest& req) {
+  ProbeRequest r = req;
+  r.device = ctx_.name();
+  return rdmacheck::RunTrafficProbe(r);
 }
 
 }  // namespace rdmacheck

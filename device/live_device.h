@@ -42,6 +42,8 @@ class LiveDevice : public Device {
   absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override;
   QueueMemory QpMemory(const QpRequest& req, const QpCaps& granted) const override;
   uint64_t CqMemory(uint32_t granted_cqe) const override;
+  // probe/probe.h's RunTrafficProbe with req.device set to this device.
+  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override;
 
   // What the last CreateQp noticed (create vs query disagreement, a CQ
   // capped at max_cqe); empty when nothing.
