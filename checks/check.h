@@ -59,6 +59,9 @@ struct Options {
   std::optional<int> port;            // -i/--ib-port
   std::optional<int> gid_index;       // -x/--gid-index
   double check_deadline_s = 10;       // per check
+  // Traffic probes (hung-qp, sge-page-crossing): how long each work request
+  // may go without a completion before it counts as hung.
+  double probe_deadline_s = 2;
 };
 
 struct CheckContext {
