@@ -13,6 +13,7 @@
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
 #include "checks/gid_table.h"
+#include "checks/hung_qp.h"
 #include "checks/memlock.h"
 #include "checks/memory_budget.h"
 #include "checks/mtu_chain.h"
@@ -29,6 +30,7 @@ const std::vector<const Check*>& AllChecks() {
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
       new GidTableCheck(),
+      new HungQpCheck(),
       new MemlockCheck(),
       new MemoryBudgetCheck(),
       new MtuChainCheck(),

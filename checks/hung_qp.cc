@@ -1,0 +1,300 @@
+#include "checks/hung_qp.h"
+
+#include <cmath>
+#include <memory>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace rdmacheck {
+namespace {
+
+std::string Ms(double s) {
+  return s < 1 ? absl::StrFormat("%.2f ms", s * 1e3) : absl::StrFormat("%.2f s", s);
+}
+
+// "rxe0 GID 1 ::ffff:198.18.0.1" -> "198.18.0.1" for an IPv4-mapped GID.
+std::string Ipv4Of(const std::string& gid) {
+  return absl::StartsWithIgnoreCase(gid, "::ffff:") && absl::StrContains(gid, ".") ? gid.substr(7) : "";
+}
+
+std::string NetdevOf(const DeviceView& view, const std::string& dev) {
+  const DeviceInfo* d = view.Device(dev);
+  return d && d->netdev ? *d->netdev : "";
+}
+
+std::string WrSubject(const ProbeResult& r, const WrOutcome& w) {
+  std::string s = absl::StrCat("WR ", w.index, " ", ProbeOpName(w.spec.op), " ", w.total_bytes, " B in ",
+                               w.num_sge, " SGE", w.num_sge == 1 ? "" : "s");
+  if (w.spec.straddle > 0) {
+    absl::StrAppend(&s, " (", w.sges_crossing, " crossing a ", w.spec.straddle >= kPage2M ? "2 MiB" : "4 KiB",
+                    " boundary)");
+  }
+  absl::StrAppend(&s, " ", r.device, " -> ", r.peer_device);
+  return s;
+}
+
+std::string WrActual(const WrOutcome& w, Verdict* v) {
+  *v = Verdict::kFail;
+  switch (w.state) {
+    case WrState::kCompleted:
+      if (w.verified) {
+        *v = Verdict::kPass;
+        return absl::StrCat("completed in ", Ms(w.seconds), ", ", w.total_bytes, " B verified");
+      }
+      return absl::StrCat("completed in ", Ms(w.seconds), ", but byte ", w.first_mismatch.value_or(0),
+                          " differs from what was sent");
+    case WrState::kError:
+      return absl::StrCat("status ", w.wc_status, " (", w.wc_status_text, ")",
+                          w.recv_side ? " at the receiver" : "", " after ", Ms(w.seconds));
+    case WrState::kNoCompletion:
+      return absl::StrCat("no completion", w.recv_side ? " at the receiver" : "", " after ", Ms(w.seconds));
+    case WrState::kPostFailed:
+      return absl::StrCat("post failed: ", w.post_error);
+    case WrState::kNotRun:
+      break;
+  }
+  *v = Verdict::kSkip;
+  return "not run";
+}
+
+}  // namespace
+
+std::vector<WrSpec> HungQpCheck::ExchangeWrs() {
+  return {
+      {ProbeOp::kSend, 64, 1, 0},
+      {ProbeOp::kSend, 3 * 4096 + 123, 1, 0},
+      {ProbeOp::kRdmaWrite, 64 * 1024 + 77, 1, 0},
+  };
+}
+
+PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
+  const PortInfo* mine = dev.Port(port);
+  const DeviceInfo* other_netdev = nullptr;
+  const DeviceInfo* same_netdev = nullptr;
+  int other_port = 1, same_port = 1;
+  for (const DeviceInfo& d : view.devices) {
+    if (d.name == dev.name) continue;
+    for (const PortInfo& p : d.ports) {
+      if (!p.state || *p.state != "ACTIVE") continue;
+      if (mine && mine->link_layer && p.link_layer && *mine->link_layer != *p.link_layer) continue;
+      const bool different = dev.netdev && d.netdev && *dev.netdev != *d.netdev;
+      if (different && other_netdev == nullptr) {
+        other_netdev = &d;
+        other_port = p.port_num;
+      } else if (!different && same_netdev == nullptr) {
+        same_netdev = &d;
+        same_port = p.port_num;
+      }
+    }
+  }
+  PeerChoice c;
+  if (other_netdev != nullptr) {
+    c.peer = other_netdev;
+    c.peer_port = other_port;
+    c.loopback = false;
+    c.why = absl::StrCat(other_netdev->name, " on ", *other_netdev->netdev, ": traffic crosses the IP path ",
+                         *dev.netdev, " -> ", *other_netdev->netdev);
+  } else if (same_netdev != nullptr) {
+    c.peer = same_netdev;
+    c.peer_port = same_port;
+    c.loopback = false;
+    c.why = absl::StrCat(same_netdev->name, " (no device on another netdev)");
+  } else {
+    c.peer = &dev;
+    c.peer_port = port;
+    c.loopback = true;
+    c.why = absl::StrCat("loopback on ", dev.name,
+                         " (the only device): rxe's internal path; this does not test the IP path "
+                         "(firewall, routes)");
+  }
+  return c;
+}
+
+ProbeRequest MakeProbeRequest(const CheckContext& ctx, const DeviceInfo& dev, int port,
+                              const PeerChoice& peer) {
+  ProbeRequest req;
+  req.device = dev.name;
+  req.port = port;
+  req.peer_device = peer.loopback ? "" : peer.peer->name;
+  req.peer_port = peer.peer_port;
+  req.gid_index = ctx.options.gid_index;
+  req.deadline_s = ctx.options.probe_deadline_s;
+  return req;
+}
+
+std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const ProbeResult& r,
+                                    absl::string_view check_id) {
+  const std::string proof = absl::StrCat("rdmacheck --checks ", check_id, " -d ", r.device,
+                                         "   # shows the fix took");
+  const std::string na = NetdevOf(view, r.device), nb = NetdevOf(view, r.peer_device);
+  const std::string peer_ip = Ipv4Of(r.peer_gid);
+  switch (c) {
+    case HangClass::kPathBlocked: {
+      std::vector<std::string> out = {
+          "nft list ruleset | grep 4791; iptables -S | grep 4791   # find the rule dropping RoCE v2 (UDP 4791), "
+          "then delete it",
+          absl::StrCat("rdmacheck --checks firewall-4791,gid-table -d ", r.device, "   # firewall and GIDs (",
+                       r.device, " GID ", r.gid_index, " ", r.gid, " -> ", r.peer_device, " GID ",
+                       r.peer_gid_index, " ", r.peer_gid, ")")};
+      if (!peer_ip.empty()) {
+        out.push_back(absl::StrCat("ip route get ", peer_ip, "   # the route to ", r.peer_device,
+                                   "'s address should leave by ", na.empty() ? "its netdev" : na));
+      }
+      out.push_back(proof);
+      return out;
+    }
+    case HangClass::kMtuAbovePath:
+      return {absl::StrCat("ip link show dev ", na.empty() ? "<netdev>" : na, "; ip link show dev ",
+                           nb.empty() ? "<peer netdev>" : nb, "   # every hop needs MTU >= ", r.path_mtu,
+                           " + 58 bytes of RoCE v2 headers"),
+              absl::StrCat("rdmacheck --checks mtu-chain -d ", r.device),
+              absl::StrCat("ibv_devinfo -d ", r.device, " | grep active_mtu   # use a path MTU no larger"),
+              proof};
+    case HangClass::kPeerNotReady:
+      return {"post receive WRs on the peer QP before the sender's SENDs (or raise min_rnr_timer/rnr_retry, "
+              "below 7)",
+              absl::StrCat("cat /sys/class/infiniband/", r.peer_device, "/ports/1/hw_counters/rcvd_rnr_err"),
+              proof};
+    case HangClass::kCqOverrun:
+      return {"size each CQ for every WR that completes into it: cqe >= sum of max_send_wr + max_recv_wr",
+              absl::StrCat("rdmacheck --checks cq-depth -d ", r.device), proof};
+    case HangClass::kQpInError:
+      return {absl::StrCat("rdma res show qp dev ", r.device, "   # QPs in state ERR; find the first failed WR"),
+              "destroy and re-create (or reset to INIT) a QP that went to ERR before posting again", proof};
+    case HangClass::kPeerNoAck:
+      return {absl::StrCat("rdma res show qp dev ", r.peer_device, "   # is the peer QP in RTR/RTS?"),
+              absl::StrCat("rdmacheck --checks gid-table -d ", r.peer_device), proof};
+    case HangClass::kNotSent:
+      return {absl::StrCat("rdma link show; ip link show dev ", na.empty() ? "<netdev>" : na,
+                           "   # is the link up and the netdev UP?"),
+              absl::StrCat("rdmacheck --checks port-active -d ", r.device), proof};
+    case HangClass::kDataMismatch:
+      return {absl::StrCat("rerun: rdmacheck --checks ", check_id, " -d ", r.device,
+                           " --format json   # and report the offset to the driver's maintainers"),
+              absl::StrCat("dmesg | grep -i ", r.device)};
+    case HangClass::kUndetermined:
+    case HangClass::kOtherError:
+      return {absl::StrCat("grep . /sys/class/infiniband/", r.device, "/ports/1/hw_counters/*"),
+              absl::StrCat("dmesg | grep -i ", r.device), proof};
+    case HangClass::kHealthy:
+    case HangClass::kInterrupted:
+      break;
+  }
+  return {};
+}
+
+Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuilder& b) {
+  const double per_try_ms = 4.096e-3 * std::pow(2.0, r.timeout);
+  b.Expect(absl::StrCat("probe path ", r.device, " -> ", r.peer_device),
+           "RC QPs connected, retry_cnt <= 6, a deadline per WR",
+           absl::StrCat(r.device, " GID ", r.gid_index, " ", r.gid, " -> ", r.peer_device, " GID ",
+                        r.peer_gid_index, " ", r.peer_gid, " (", r.gid_type, "), path MTU ", r.path_mtu,
+                        " B, retry_cnt ", r.retry_cnt, ", timeout ", r.timeout, " (",
+                        absl::StrFormat("%.1f", per_try_ms), " ms per try), deadline ",
+                        absl::StrFormat("%g", r.deadline_s), " s"));
+  if (r.loopback) {
+    b.Note(absl::StrCat("loopback on ", r.device,
+                        ": rxe's internal path, this does not test the IP path (firewall, routes, MTU of "
+                        "the netdevs)"));
+  }
+  int not_run = 0;
+  for (const WrOutcome& w : r.wrs) {
+    if (w.state == WrState::kNotRun) {
+      if (!w.skip_reason.empty()) {
+        b.Note(absl::StrCat("WR ", w.index, " (", ProbeOpName(w.spec.op), ", ", w.num_sge, " SGEs) not run: ",
+                            w.skip_reason));
+      } else {
+        ++not_run;
+      }
+      continue;
+    }
+    Verdict v;
+    std::string actual = WrActual(w, &v);
+    b.Expect(WrSubject(r, w),
+             absl::StrCat("completion within ", absl::StrFormat("%g", r.deadline_s), " s, every byte as sent"),
+             actual, v);
+  }
+  for (const std::string& n : r.notes) b.Note(n);
+  Diagnosis d = ClassifyProbe(r);
+  if (d.cls == HangClass::kHealthy) return d;
+  if (d.cls == HangClass::kInterrupted) {
+    b.Note("interrupted (SIGINT): every resource was released");
+    b.Raise(Verdict::kWarn);
+    return d;
+  }
+  const WrOutcome* f = r.FirstFailure();
+  if (not_run > 0) b.Note(absl::StrCat(not_run, " later WRs were not posted after WR ", f->index, " failed"));
+  b.Expect(absl::StrCat(r.device, " QP state after WR ", f->index), "RTS", r.qp_state,
+           r.qp_state == "RTS" ? Verdict::kPass : Verdict::kFail);
+  b.Expect("async events", "none",
+           r.async_events.empty() ? "none" : absl::StrJoin(r.async_events, "; "),
+           r.async_events.empty() ? Verdict::kPass : Verdict::kFail);
+  if (r.counters_known) {
+    b.Expect(absl::StrCat(r.device, " hw_counters during WR ", f->index), "sent_pkts up, errors flat",
+             FormatDelta(f->local_delta), Verdict::kFail);
+    if (!r.loopback) {
+      b.Expect(absl::StrCat(r.peer_device, " hw_counters during WR ", f->index), "rcvd_pkts up",
+               FormatDelta(f->peer_delta), Verdict::kFail);
+    }
+  } else {
+    b.Note(absl::StrCat("no hw_counters under /sys/class/infiniband/", r.device, "/ports/1/hw_counters"));
+  }
+  b.Expect("cause", "none", absl::StrCat(HangClassName(d.cls), ": ", d.why), Verdict::kFail);
+  b.Note(absl::StrCat("retry_cnt ", r.retry_cnt,
+                      ", not 7: at 7 rxe retries forever, which is how perftest and ibv_rc_pingpong hang "
+                      "silently on the same fault"));
+  for (const std::string& line : HangRemedy(d.cls, ctx.view, r, b.Build().id)) b.Remedy(line);
+  return d;
+}
+
+Result HungQpCheck::Run(const CheckContext& ctx) const {
+  const std::string deadline = absl::StrFormat("%g", ctx.options.probe_deadline_s);
+  const std::string title =
+      absl::StrCat("SENDs and RDMA WRITEs to a peer device complete within ", deadline, " s, every byte intact");
+  if (!ctx.view.live()) return ResultBuilder::Skip(*this, title, "traffic probe needs a live device");
+  std::vector<const DeviceInfo*> devs = ctx.SelectedDevices();
+  if (devs.empty()) return ResultBuilder::Skip(*this, title, "no RDMA device");
+  if (!ctx.device_for) return ResultBuilder::CouldNotRun(*this, title, "no Device to run the probe on");
+  ResultBuilder b(*this, title);
+  std::vector<std::string> pairs;
+  int probed = 0;
+  for (const DeviceInfo* dev : devs) {
+    std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
+    const int port = ports.empty() ? 1 : ports[0]->port_num;
+    PeerChoice peer = ChoosePeer(ctx.view, *dev, port);
+    std::unique_ptr<Device> d = ctx.device_for(*dev);
+    if (d == nullptr) {
+      b.Expect(absl::StrCat(dev->name, " probe"), "device opened", "could not open it", Verdict::kWarn);
+      continue;
+    }
+    ProbeRequest req = MakeProbeRequest(ctx, *dev, port, peer);
+    req.wrs = ExchangeWrs();
+    absl::StatusOr<ProbeResult> got = d->RunTrafficProbe(req);
+    if (absl::IsUnimplemented(got.status())) {
+      return ResultBuilder::Skip(*this, title, std::string(got.status().message()));
+    }
+    pairs.push_back(absl::StrCat(dev->name, " -> ", peer.loopback ? dev->name : peer.peer->name));
+    if (!got.ok()) {
+      b.Expect(absl::StrCat("probe setup ", pairs.back()), "connected RC QP pair",
+               std::string(got.status().message()), Verdict::kWarn);
+      b.Note(absl::StrCat("could not carry out the probe ", pairs.back()));
+      if (absl::IsFailedPrecondition(got.status())) {
+        b.Remedy(absl::StrCat("rdmacheck --checks port-active -d ", dev->name));
+      }
+      continue;
+    }
+    ++probed;
+    b.Note(absl::StrCat("peer: ", peer.why));
+    ReportProbe(ctx, *got, b);
+  }
+  if (!pairs.empty()) {
+    b.Title(absl::StrCat("SENDs and RDMA WRITEs ", absl::StrJoin(pairs, ", "), " complete within ", deadline,
+                         " s, every byte intact"));
+  }
+  return b.Build();
+}
+
+}  // namespace rdmacheck

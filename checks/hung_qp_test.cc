@@ -1,0 +1,264 @@
+#include "checks/hung_qp.h"
+
+#include <memory>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceRow;
+using ::rdmacheck::testing::FixturePlan;
+using ::rdmacheck::testing::FixtureProfile;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// A Device whose traffic probe returns a canned result and keeps the request.
+class FakeProbeDevice : public Device {
+ public:
+  FakeProbeDevice(absl::StatusOr<ProbeResult> canned, ProbeRequest* seen) : canned_(std::move(canned)), seen_(seen) {}
+  std::string Describe() const override { return "fake"; }
+  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return absl::UnimplementedError("fake"); }
+  absl::StatusOr<uint32_t> CreateCq(uint32_t) override { return absl::UnimplementedError("fake"); }
+  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
+  uint64_t CqMemory(uint32_t) const override { return 0; }
+  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
+    if (seen_ != nullptr) *seen_ = req;
+    return canned_;
+  }
+
+ private:
+  absl::StatusOr<ProbeResult> canned_;
+  ProbeRequest* seen_;
+};
+
+// A device that has no probe (the default of Device), like a driver model.
+class NoProbeDevice : public FakeProbeDevice {
+ public:
+  NoProbeDevice() : FakeProbeDevice(ProbeResult(), nullptr) {}
+  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
+    return Device::RunTrafficProbe(req);
+  }
+};
+
+// The guest's pair: rxe0 on va, rxe1 on vb (fixtures/profiles/rxe_mtu9000.profile),
+// marked live so the check runs.
+DeviceView LivePair() {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.source = "live";
+  return v;
+}
+
+WrOutcome Done(int i, ProbeOp op, uint64_t bytes, double s) {
+  WrOutcome w;
+  w.index = i;
+  w.spec = {op, static_cast<uint32_t>(bytes), 1, 0};
+  w.num_sge = 1;
+  w.total_bytes = bytes;
+  w.state = WrState::kCompleted;
+  w.verified = true;
+  w.seconds = s;
+  w.qp_state_before = "RTS";
+  return w;
+}
+
+ProbeResult Common() {
+  ProbeResult r;
+  r.device = "rxe0";
+  r.peer_device = "rxe1";
+  r.gid_index = 1;
+  r.peer_gid_index = 1;
+  r.gid = "::ffff:198.18.0.1";
+  r.peer_gid = "::ffff:198.18.0.2";
+  r.gid_type = "RoCEv2";
+  r.path_mtu = 4096;
+  r.retry_cnt = 6;
+  r.timeout = 14;
+  r.deadline_s = 2;
+  r.counters_known = true;
+  r.qp_state = "RTS";
+  return r;
+}
+
+ProbeResult Healthy() {
+  ProbeResult r = Common();
+  r.wrs = {Done(0, ProbeOp::kSend, 64, 0.0004), Done(1, ProbeOp::kSend, 12411, 0.001),
+           Done(2, ProbeOp::kRdmaWrite, 65613, 0.002)};
+  return r;
+}
+
+// What the guest shows with nftables dropping UDP 4791: status 12 after
+// 7 tries of ~67 ms, rxe0 sent 7 packets, rxe1 received none.
+ProbeResult Blocked() {
+  ProbeResult r = Common();
+  WrOutcome w;
+  w.index = 0;
+  w.spec = {ProbeOp::kSend, 64, 1, 0};
+  w.num_sge = 1;
+  w.total_bytes = 64;
+  w.state = WrState::kError;
+  w.wc_status = 12;
+  w.wc_status_text = "transport retry counter exceeded";
+  w.seconds = 0.47;
+  w.qp_state_before = "RTS";
+  w.local_delta = {{"sent_pkts", 7}, {"retry_exceeded_err", 1}, {"send_err", 0}};
+  w.peer_delta = {{"rcvd_pkts", 0}, {"sent_pkts", 0}};
+  WrOutcome later = Done(1, ProbeOp::kSend, 12411, 0);
+  later.state = WrState::kNotRun;
+  r.wrs = {w, later};
+  r.qp_state = "ERR";
+  return r;
+}
+
+Result RunWith(const DeviceView& view, absl::StatusOr<ProbeResult> canned, ProbeRequest* seen,
+               Options opts = Options()) {
+  Plan plan = FixturePlan("");
+  CheckContext ctx{view, plan, opts, [&](const DeviceInfo&) -> std::unique_ptr<Device> {
+                     return std::make_unique<FakeProbeDevice>(canned, seen);
+                   }};
+  return HungQpCheck().Run(ctx);
+}
+
+TEST(HungQpTest, ProfileSkips) {
+  Result r = testing::RunOnModel(HungQpCheck(), "rxe_mtu9000.profile");
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_EQ(r.skip_reason, "traffic probe needs a live device");
+  EXPECT_TRUE(HungQpCheck().live_only());
+}
+
+TEST(HungQpTest, ADeviceWithoutAProbeSkips) {
+  DeviceView v = LivePair();
+  Plan plan = FixturePlan("");
+  Options opts;
+  CheckContext ctx{v, plan, opts, [](const DeviceInfo&) -> std::unique_ptr<Device> {
+                     return std::make_unique<NoProbeDevice>();
+                   }};
+  Result r = HungQpCheck().Run(ctx);
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_EQ(r.skip_reason, "traffic probe needs a live device");
+}
+
+TEST(HungQpTest, HealthyPairPasses) {
+  ProbeRequest seen;
+  Options opts;
+  opts.device = "rxe0";
+  Result r = RunWith(LivePair(), Healthy(), &seen, opts);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_EQ(r.title, "SENDs and RDMA WRITEs rxe0 -> rxe1 complete within 2 s, every byte intact");
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("WR 0 SEND 64 B in 1 SGE rxe0 -> rxe1", "64 B verified", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("WR 2 RDMA_WRITE 65613 B", "verified", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("probe path rxe0 -> rxe1", "retry_cnt 6, timeout 14 (67.1 ms per try)", Verdict::kPass)));
+  EXPECT_TRUE(r.remediation.empty());
+  // What was asked of the probe.
+  EXPECT_EQ(seen.device, "rxe0");
+  EXPECT_EQ(seen.peer_device, "rxe1");
+  EXPECT_EQ(seen.retry_cnt, 6);
+  EXPECT_EQ(seen.timeout, 14);
+  EXPECT_DOUBLE_EQ(seen.deadline_s, 2.0);
+  EXPECT_FALSE(seen.gid_index.has_value());
+  ASSERT_EQ(seen.wrs.size(), 3u);
+  EXPECT_EQ(seen.wrs[0].bytes, 64u);
+  EXPECT_EQ(seen.wrs[2].op, ProbeOp::kRdmaWrite);
+}
+
+TEST(HungQpTest, OptionsReachTheProbe) {
+  ProbeRequest seen;
+  Options opts;
+  opts.device = "rxe0";
+  opts.gid_index = 0;
+  opts.probe_deadline_s = 0.5;
+  Result r = RunWith(LivePair(), Healthy(), &seen, opts);
+  EXPECT_EQ(seen.gid_index, 0);
+  EXPECT_DOUBLE_EQ(seen.deadline_s, 0.5);
+  EXPECT_THAT(r.title, HasSubstr("within 0.5 s"));
+}
+
+TEST(HungQpTest, BlockedPathFailsWithNumbersAndFirewallRemedy) {
+  Options opts;
+  opts.device = "rxe0";
+  Result r = RunWith(LivePair(), Blocked(), nullptr, opts);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("WR 0 SEND 64 B", "status 12 (transport retry counter exceeded) after 470.00 ms", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 QP state after WR 0", "ERR", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 hw_counters during WR 0", "sent_pkts +7", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe1 hw_counters during WR 0", "rcvd_pkts +0", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("cause", "path blocked", Verdict::kFail)));
+  // The WR not posted after the failure is a note, not a row.
+  EXPECT_THAT(r.evidence, Not(Contains(EvidenceRow("WR 1", "", Verdict::kSkip))));
+  EXPECT_THAT(AllText(r), HasSubstr("1 later WRs were not posted after WR 0 failed"));
+  ASSERT_GE(r.remediation.size(), 3u);
+  EXPECT_THAT(r.remediation[0], HasSubstr("nft list ruleset | grep 4791; iptables -S | grep 4791"));
+  EXPECT_THAT(r.remediation[1], HasSubstr("rdmacheck --checks firewall-4791,gid-table -d rxe0"));
+  EXPECT_THAT(r.remediation[2], HasSubstr("ip route get 198.18.0.2"));
+  EXPECT_THAT(r.remediation.back(), HasSubstr("rdmacheck --checks hung-qp -d rxe0"));
+}
+
+TEST(HungQpTest, RemedyFitsTheClass) {
+  DeviceView v = LivePair();
+  ProbeResult r = Common();
+  struct Row {
+    HangClass c;
+    const char* want;
+  } rows[] = {
+      {HangClass::kMtuAbovePath, "ip link show dev va; ip link show dev vb"},
+      {HangClass::kPeerNotReady, "post receive WRs"},
+      {HangClass::kCqOverrun, "cqe >= sum of max_send_wr + max_recv_wr"},
+      {HangClass::kQpInError, "rdma res show qp dev rxe0"},
+      {HangClass::kNotSent, "rdma link show"},
+  };
+  for (const Row& row : rows) {
+    std::vector<std::string> lines = HangRemedy(row.c, v, r, "hung-qp");
+    ASSERT_FALSE(lines.empty()) << HangClassName(row.c);
+    EXPECT_LE(lines.size(), 4u);
+    EXPECT_THAT(lines[0], HasSubstr(row.want)) << HangClassName(row.c);
+  }
+}
+
+TEST(HungQpTest, SetupErrorIsWarnNotCrash) {
+  Options opts;
+  opts.device = "rxe0";
+  Result r = RunWith(LivePair(), absl::FailedPreconditionError("rxe1 port 1 is PORT_DOWN, not ACTIVE"), nullptr, opts);
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("probe setup rxe0 -> rxe1", "PORT_DOWN", Verdict::kWarn)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("rdmacheck --checks port-active -d rxe0")));
+}
+
+TEST(ChoosePeerTest, PrefersADeviceOnAnotherNetdev) {
+  DeviceView v = LivePair();
+  PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  ASSERT_NE(c.peer, nullptr);
+  EXPECT_EQ(c.peer->name, "rxe1");
+  EXPECT_FALSE(c.loopback);
+  EXPECT_THAT(c.why, HasSubstr("IP path va -> vb"));
+}
+
+TEST(ChoosePeerTest, AloneItLoopsBackAndSaysSo) {
+  DeviceView v = LivePair();
+  v.devices.pop_back();  // rxe1 gone
+  PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  EXPECT_TRUE(c.loopback);
+  EXPECT_THAT(c.why, HasSubstr("does not test the IP path"));
+  ProbeRequest seen;
+  Options opts;
+  ProbeResult lb = Healthy();
+  lb.loopback = true;
+  lb.peer_device = "rxe0";
+  Result r = RunWith(v, lb, &seen, opts);
+  EXPECT_EQ(seen.peer_device, "");
+  EXPECT_EQ(r.verdict, Verdict::kPass);
+  EXPECT_THAT(AllText(r), HasSubstr("this does not test the IP path"));
+}
+
+TEST(ChoosePeerTest, SkipsADownPeer) {
+  DeviceView v = LivePair();
+  v.devices[1].ports[0].state = "DOWN";
+  PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  EXPECT_TRUE(c.loopback);
+}
+
+}  // namespace
+}  // namespace rdmacheck
