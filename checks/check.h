@@ -62,6 +62,9 @@ struct Options {
   // Traffic probes (hung-qp, sge-page-crossing): how long each work request
   // may go without a completion before it counts as hung.
   double probe_deadline_s = 2;
+  // sge-page-crossing: also WARN for drivers in its table of suspected (and
+  // unverified) legacy SGE page-crossing deviations.
+  bool suspect_legacy_sge = false;
 };
 
 struct CheckContext {

@@ -186,7 +186,7 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
   return {};
 }
 
-Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuilder& b) {
+void ReportPath(const ProbeResult& r, ResultBuilder& b) {
   const double per_try_ms = 4.096e-3 * std::pow(2.0, r.timeout);
   b.Expect(absl::StrCat("probe path ", r.device, " -> ", r.peer_device),
            "RC QPs connected, retry_cnt <= 6, a deadline per WR",
@@ -200,14 +200,15 @@ Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuild
                         ": rxe's internal path, this does not test the IP path (firewall, routes, MTU of "
                         "the netdevs)"));
   }
-  int not_run = 0;
+}
+
+Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuilder& b) {
+  ReportPath(r, b);
   for (const WrOutcome& w : r.wrs) {
     if (w.state == WrState::kNotRun) {
       if (!w.skip_reason.empty()) {
         b.Note(absl::StrCat("WR ", w.index, " (", ProbeOpName(w.spec.op), ", ", w.num_sge, " SGEs) not run: ",
                             w.skip_reason));
-      } else {
-        ++not_run;
       }
       continue;
     }
@@ -218,6 +219,10 @@ Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuild
              actual, v);
   }
   for (const std::string& n : r.notes) b.Note(n);
+  return ReportFailure(ctx, r, b);
+}
+
+Diagnosis ReportFailure(const CheckContext& ctx, const ProbeResult& r, ResultBuilder& b) {
   Diagnosis d = ClassifyProbe(r);
   if (d.cls == HangClass::kHealthy) return d;
   if (d.cls == HangClass::kInterrupted) {
@@ -226,6 +231,8 @@ Diagnosis ReportProbe(const CheckContext& ctx, const ProbeResult& r, ResultBuild
     return d;
   }
   const WrOutcome* f = r.FirstFailure();
+  int not_run = 0;
+  for (const WrOutcome& w : r.wrs) not_run += (w.state == WrState::kNotRun && w.skip_reason.empty()) ? 1 : 0;
   if (not_run > 0) b.Note(absl::StrCat(not_run, " later WRs were not posted after WR ", f->index, " failed"));
   b.Expect(absl::StrCat(r.device, " QP state after WR ", f->index), "RTS", r.qp_state,
            r.qp_state == "RTS" ? Verdict::kPass : Verdict::kFail);

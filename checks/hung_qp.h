@@ -50,6 +50,16 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port);
 ProbeRequest MakeProbeRequest(const CheckContext& ctx, const DeviceInfo& dev, int port,
                               const PeerChoice& peer);
 
+// The "probe path" row (GIDs, path MTU, retry_cnt, timeout, deadline) and
+// the loopback note.
+void ReportPath(const ProbeResult& r, ResultBuilder& b);
+
+// When a WR failed: the failed WR's QP state, async events, counter deltas
+// and the classified cause as evidence, and remediation fitting the class.
+// Returns the diagnosis (kHealthy: nothing added).
+Diagnosis ReportFailure(const CheckContext& ctx, const ProbeResult& r, ResultBuilder& b);
+
+// ReportPath, a row per WR, then ReportFailure.
 // Evidence rows for each WR, and when one failed: QP states, completion
 // status, async events, counter deltas and the classified cause, plus
 // remediation fitting the class. Returns the diagnosis.

@@ -12,13 +12,16 @@
 #include "checks/cq_depth.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
+#include "checks/firewall_4791.h"
 #include "checks/gid_table.h"
 #include "checks/hung_qp.h"
 #include "checks/memlock.h"
 #include "checks/memory_budget.h"
 #include "checks/mtu_chain.h"
 #include "checks/port_active.h"
+#include "checks/rxe_setup.h"
 #include "checks/rxe_sysctls.h"
+#include "checks/sge_page_crossing.h"
 
 namespace rdmacheck {
 
@@ -29,13 +32,16 @@ const std::vector<const Check*>& AllChecks() {
       new CqDepthCheck(),
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
+      new Firewall4791Check(),
       new GidTableCheck(),
       new HungQpCheck(),
       new MemlockCheck(),
       new MemoryBudgetCheck(),
       new MtuChainCheck(),
       new PortActiveCheck(),
+      new RxeSetupCheck(),
       new RxeSysctlsCheck(),
+      new SgePageCrossingCheck(),
   };
   return *all;
 }
