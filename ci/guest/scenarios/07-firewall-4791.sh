@@ -3,9 +3,13 @@
 # issue 5, hung-qp (a traffic probe with a deadline) issue 6.
 name="nftables drops UDP 4791 between rxe0 and rxe1"
 mtu=9000
-fault() { nft_drop_roce; }
-undo() { nft delete table inet rdmacheck_fault; }
+source "$SHARE/scenarios/probe-lib.bash"
+fault() { res_begin; nft_drop_roce; }
+# hung-qp must end within its 2 s deadline plus 10%.
+undo() { nft delete table inet rdmacheck_fault; res_end; expect_seconds hung-qp 2.2; }
 args=(--plan "$FIXTURES/plans/rxe_guest.plan" -d rxe0)
 xfail 5 firewall-4791 FAIL '4791'
-xfail 6 hung-qp FAIL 'retry'
+expect hung-qp FAIL 'path blocked'
+expect hung-qp FAIL 'transport retry counter exceeded'
+expect hung-qp FAIL 'nft list ruleset | grep 4791'
 expect port-active PASS

@@ -1,0 +1,49 @@
+# probe-lib.bash: helpers for the traffic-probe scenarios (issue 6), sourced
+# by them (not a scenario itself: the runner only runs *.sh). They are called
+# from a scenario's fault() and undo(), which run_scenario calls, so they see
+# its locals $scn and $json (bash scoping is dynamic).
+#
+#   fault() { res_begin; nft_drop_roce; }
+#   undo()  { nft delete table inet rdmacheck_fault; res_end; expect_seconds hung-qp 2.2; }
+
+# res_counts: "rxe0 pd 1 cq 0 qp 1 mr 0 | rxe1 ..." from the kernel's RDMA
+# resource summary (`rdma res show`), one device after another.
+res_counts() {
+  rdma res show 2>/dev/null | sed -E 's/^[0-9]+: //' |
+    awk '{ out = $1; for (i = 2; i < NF; i++) if ($i ~ /^(pd|cq|qp|mr)$/) out = out " " $i " " $(i + 1);
+           printf "%s%s", sep, out; sep = " | " } END { print "" }'
+}
+
+res_begin() { RES_BEFORE=$(res_counts); }
+
+# res_end: the counts return to RES_BEFORE within 3 s of rdmacheck's exit
+# (the kernel frees a process's objects when its verbs fds close).
+res_end() {
+  local now i
+  if [[ -z "${RES_BEFORE:-}" ]]; then
+    record FAIL "$scn: kernel QP/CQ/MR/PD counts back where they started" "no 'rdma res show' output before the run"
+    return 0
+  fi
+  for ((i = 0; i < 30; i++)); do
+    now=$(res_counts)
+    [[ "$now" == "$RES_BEFORE" ]] && break
+    sleep 0.1
+  done
+  if [[ "$now" == "$RES_BEFORE" ]]; then
+    record PASS "$scn: kernel QP/CQ/MR/PD counts back where they started" "$now"
+  else
+    record FAIL "$scn: kernel QP/CQ/MR/PD counts back where they started" "before: $RES_BEFORE; after: $now"
+  fi
+}
+
+# expect_seconds ID MAX: check ID took at most MAX seconds (its "seconds" in
+# the JSON report).
+expect_seconds() {
+  local id=$1 max=$2 s
+  s=$(jq -r --arg id "$id" '.checks[]? | select(.id == $id) | .seconds' "$json" 2>/dev/null)
+  if [[ -n "$s" ]] && awk -v s="$s" -v m="$max" 'BEGIN { exit !(s <= m) }'; then
+    record PASS "$scn: $id within ${max}s" "${s}s"
+  else
+    record FAIL "$scn: $id within ${max}s" "${s:-missing}s"
+  fi
+}
