@@ -1,0 +1,189 @@
+#include "checks/firewall_4791.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "firewall/evaluate.h"
+#include "firewall/iptables_save.h"
+#include "firewall/nft_ruleset.h"
+
+namespace rdmacheck {
+namespace {
+
+using firewall::Fate;
+using firewall::Outcome;
+using firewall::Place;
+using firewall::Ruleset;
+
+// The command line tool that edits a ruleset source.
+std::string Tool(const std::string& source) {
+  if (source == "iptables-nft") return "iptables";  // Debian's default alternative
+  if (source == "ip6tables-nft") return "ip6tables";
+  return source;  // iptables-legacy, ip6tables-legacy
+}
+
+const firewall::Table* FindTable(const std::vector<Ruleset>& rs, const Place& p) {
+  for (const Ruleset& r : rs)
+    if (r.source == p.source)
+      for (const firewall::Table& t : r.tables)
+        if (t.name == p.table && t.family == p.family) return &t;
+  return nullptr;
+}
+
+void Remedy(const std::vector<Ruleset>& rs, const Outcome& o, const std::string& netdev,
+            ResultBuilder& r) {
+  if (!o.base_chain) return;
+  const Place& b = *o.base_chain;
+  const firewall::Table* t = FindTable(rs, b);
+  if (b.source == "nft") {
+    if (b.table == "firewalld") {
+      r.Remedy("firewall-cmd --permanent --add-port=4791/udp && firewall-cmd --reload");
+      r.Remedy("firewall-cmd --list-ports   # must list 4791/udp");
+      return;
+    }
+    r.Remedy(absl::StrCat("nft insert rule ", b.family, " ", b.table, " ", b.chain, " iifname \"",
+                          netdev, "\" udp dport 4791 accept"));
+    r.Remedy(absl::StrCat("nft list chain ", b.family, " ", b.table, " ", b.chain,
+                          " | grep 4791   # the accept must come first; persist it in /etc/nftables.conf"));
+    return;
+  }
+  if (t != nullptr && t->FindChain("ufw-user-input") != nullptr) {
+    r.Remedy("ufw allow 4791/udp");
+    r.Remedy("ufw status | grep 4791   # must show 4791/udp ALLOW");
+    return;
+  }
+  std::string tool = Tool(b.source);
+  std::string tbl = b.table == "filter" ? "" : absl::StrCat(" -t ", b.table);
+  r.Remedy(absl::StrCat(tool, tbl, " -I ", b.chain, " -i ", netdev,
+                        " -p udp --dport 4791 -j ACCEPT"));
+  r.Remedy(absl::StrCat(tool, tbl, " -L ", b.chain,
+                        " -n --line-numbers | grep 4791   # rule 1 must be the ACCEPT; persist with "
+                        "netfilter-persistent save"));
+}
+
+// Addresses of a netdev without their prefix; IPv4 first, then global IPv6.
+std::vector<std::string> Destinations(const NetdevInfo* n) {
+  std::vector<std::string> v4, v6;
+  if (n == nullptr) return {};
+  for (const std::string& a : n->addrs) {
+    std::string addr = a.substr(0, a.find('/'));
+    if (absl::StrContains(addr, ":")) {
+      if (!absl::StartsWithIgnoreCase(addr, "fe80")) v6.push_back(addr);
+    } else {
+      v4.push_back(addr);
+    }
+  }
+  v4.insert(v4.end(), v6.begin(), v6.end());
+  return v4;
+}
+
+}  // namespace
+
+Result Firewall4791Check::Run(const CheckContext& ctx) const {
+  std::vector<const DeviceInfo*> rxe;
+  for (const DeviceInfo* d : ctx.SelectedDevices())
+    if (d->driver && *d->driver == "rxe") rxe.push_back(d);
+  const char* kTitle = "Inbound RoCE v2 (UDP 4791) passes the host firewall";
+  if (rxe.empty()) {
+    return ResultBuilder::Skip(
+        *this, kTitle,
+        ctx.SelectedDevices().empty()
+            ? "no RDMA device to look at (see device-present)"
+            : "no rxe device: a RoCE NIC handles UDP 4791 in hardware, the host firewall never "
+              "sees it");
+  }
+  std::vector<std::string> names;
+  for (const DeviceInfo* d : rxe) names.push_back(d->name);
+  ResultBuilder r(*this, absl::StrCat("Inbound RoCE v2 (UDP 4791) reaches ",
+                                      absl::StrJoin(names, ", "), " through the host firewall"));
+  const HostInfo& h = ctx.view.host;
+  bool looked = false;
+
+  if (h.udp4791_socket) {
+    looked = true;
+    r.Expect("kernel UDP socket on port 4791", "present (rdma_rxe opens it with its first device)",
+             *h.udp4791_socket ? "present" : "absent",
+             *h.udp4791_socket ? Verdict::kPass : Verdict::kFail);
+    if (!*h.udp4791_socket) {
+      r.Note("rxe devices exist but no socket listens on UDP 4791 in this network namespace: "
+             "RoCE v2 packets have nowhere to go (rxe created in another namespace?)");
+      const DeviceInfo& d = *rxe.front();
+      r.Remedy(absl::StrCat("rdma link delete ", d.name, " && rdma link add ", d.name,
+                            " type rxe netdev ", d.netdev.value_or("DEV")));
+      r.Remedy("ss -uln | grep ':4791 '   # must show the kernel's UDP socket");
+    }
+  } else {
+    r.Note(MissingFact("host", "udp4791_socket"));
+  }
+
+  std::vector<Ruleset> rulesets;
+  for (const auto& [source, text] : h.rulesets) {
+    absl::StatusOr<Ruleset> rs =
+        source == "nft" ? firewall::ParseNftRuleset(text, source)
+                        : firewall::ParseIptablesSave(text, source,
+                                                      absl::StartsWith(source, "ip6") ? 6 : 4);
+    if (!rs.ok()) {
+      r.Expect(absl::StrCat(source, " ruleset"), "readable", std::string(rs.status().message()),
+               Verdict::kWarn);
+      r.Remedy(absl::StrCat(source == "nft" ? "nft list ruleset" : absl::StrCat(source, "-save"),
+                            "   # attach the output to a bug report: the reader could not parse it"));
+      continue;
+    }
+    rs->source = source;
+    rulesets.push_back(std::move(*rs));
+  }
+  if (h.rulesets.empty()) {
+    r.Note(absl::StrCat(MissingFact("host", "rulesets"),
+                        " (nft and iptables-save were not read; see provenance)"));
+  }
+
+  if (!h.rulesets.empty()) {
+    looked = true;
+    for (const DeviceInfo* d : rxe) {
+      if (!d->netdev) {
+        r.Note(MissingFact(d->name, "netdev"));
+        continue;
+      }
+      const std::string& nd = *d->netdev;
+      std::vector<std::string> dst = Destinations(ctx.view.Netdev(nd));
+      if (dst.empty()) dst.push_back("");  // no address known: any destination
+      for (const std::string& addr : dst) {
+        firewall::Packet p = firewall::RocePacket(nd, addr);
+        Outcome o = firewall::Evaluate(rulesets, p);
+        std::string subj = absl::StrCat("UDP 4791 in on ", nd, " (", d->name, ")",
+                                        addr.empty() ? "" : absl::StrCat(" to ", addr));
+        if (o.fate == Fate::kAccepted) {
+          std::string how = o.decided_by
+                                ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
+                                               o.decided_by->Where(), ")")
+                                : "accepted (no base chain on its path)";
+          r.Expect(subj, "accepted", how, o.uncertain.empty() ? Verdict::kPass : Verdict::kWarn);
+          for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+          if (!o.uncertain.empty())
+            r.Remedy(absl::StrCat("nft list ruleset; iptables-save   # check by hand the rules "
+                                  "named above for UDP 4791 on ", nd));
+        } else {
+          const Place& by = *o.decided_by;
+          std::string actual = absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `",
+                                            by.text, "`");
+          r.Expect(subj, "accepted", actual, Verdict::kFail);
+          for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+          r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
+                 "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
+          Remedy(rulesets, o, nd, r);
+        }
+        for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
+      }
+    }
+  }
+  if (!looked) {
+    return ResultBuilder::Skip(*this, kTitle, absl::StrCat(MissingFact("host", "rulesets"),
+                                                           "; ", MissingFact("host", "udp4791_socket")));
+  }
+  return r.Build();
+}
+
+}  // namespace rdmacheck

@@ -1,0 +1,165 @@
+#include "checks/firewall_4791.h"
+
+#include <string>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceRow;
+using ::rdmacheck::testing::FixturePlan;
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::RunOn;
+using ::rdmacheck::testing::RunOnView;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+Options Rxe0() {
+  Options o;
+  o.device = "rxe0";
+  return o;
+}
+
+DeviceView WithRuleset(const std::string& source, const std::string& text) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.host.udp4791_socket = true;
+  v.host.rulesets[source] = text;
+  return v;
+}
+
+TEST(Firewall4791, FailsOnNftDropQuotingTheRuleAndGivingTheNftInsert) {
+  Result r = RunOn(Firewall4791Check(), "rxe_nft_drop.profile", "rxe_guest.plan", Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1",
+                                   "dropped by nft table inet filter chain input rule 3 (line 6): "
+                                   "`udp dport 4791 counter packets 12 bytes 3456 drop`",
+                                   Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("kernel UDP socket on port 4791", "present", Verdict::kPass)));
+  EXPECT_THAT(r.remediation,
+              Contains("nft insert rule inet filter input iifname \"va\" udp dport 4791 accept"));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("nft list chain inet filter input | grep 4791")));
+}
+
+TEST(Firewall4791, FailsOnIptablesRejectWithTheIptablesInsert) {
+  Result r = RunOn(Firewall4791Check(), "rxe_iptables_reject.profile", "rxe_guest.plan", Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow(
+                              "UDP 4791 in on va", "rejected by iptables-nft table ip filter chain INPUT rule 4",
+                              Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains("iptables -I INPUT -i va -p udp --dport 4791 -j ACCEPT"));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("iptables -L INPUT -n --line-numbers | grep 4791")));
+}
+
+struct ToolCase {
+  const char* source;
+  const char* text;
+  Verdict verdict;
+  const char* actual;  // substring of the va row
+  const char* remedy;  // substring of a remediation line; "" for none
+};
+
+constexpr char kUfwDeny[] =
+    "*filter\n:INPUT DROP [0:0]\n:ufw-before-input - [0:0]\n:ufw-user-input - [0:0]\n"
+    "-A INPUT -j ufw-before-input\n-A ufw-before-input -i lo -j ACCEPT\n"
+    "-A ufw-before-input -j ufw-user-input\n-A ufw-user-input -p tcp -m tcp --dport 22 -j ACCEPT\n"
+    "COMMIT\n";
+constexpr char kFirewalld[] =
+    "table inet firewalld {\n\tchain filter_INPUT {\n\t\ttype filter hook input priority filter "
+    "+ 10; policy accept;\n\t\tjump filter_IN_public\n\t\treject with icmpx admin-prohibited\n\t}"
+    "\n\tchain filter_IN_public {\n\t\ttcp dport 22 accept\n\t}\n}\n";
+
+const ToolCase kTools[] = {
+    {"iptables-legacy", "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p udp --dport 4791 -j DROP\nCOMMIT\n",
+     Verdict::kFail, "dropped by iptables-legacy table ip filter chain INPUT rule 1 (line 3)",
+     "iptables-legacy -I INPUT -i va -p udp --dport 4791 -j ACCEPT"},
+    {"iptables-nft", "*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-A PREROUTING -i va -j DROP\nCOMMIT\n",
+     Verdict::kFail, "chain PREROUTING rule 1", "iptables -t raw -I PREROUTING -i va -p udp --dport 4791 -j ACCEPT"},
+    {"iptables-nft", kUfwDeny, Verdict::kFail, "dropped by iptables-nft table ip filter chain INPUT policy drop",
+     "ufw allow 4791/udp"},
+    {"nft", kFirewalld, Verdict::kFail, "rejected by nft table inet firewalld chain filter_INPUT rule 2",
+     "firewall-cmd --permanent --add-port=4791/udp && firewall-cmd --reload"},
+    {"nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0; policy drop;\n\t}\n}\n",
+     Verdict::kFail, "dropped by nft table inet f chain input policy drop (line 2)",
+     "nft insert rule inet f input iifname \"va\" udp dport 4791 accept"},
+    {"nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0; policy drop;\n"
+            "\t\tiifname \"va\" udp dport 4791 accept\n\t}\n}\n",
+     Verdict::kPass, "accepted", ""},
+    {"nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0;\n"
+            "\t\tfib daddr type local udp dport 4791 drop\n\t}\n}\n",
+     Verdict::kWarn, "accepted", "nft list ruleset; iptables-save"},
+    {"nft", "", Verdict::kPass, "accepted (no base chain on its path)", ""},
+    {"nft", "table inet f {\n\tchain input {\n", Verdict::kWarn, "", "nft list ruleset"},
+};
+
+class ToolTest : public ::testing::TestWithParam<ToolCase> {};
+
+TEST_P(ToolTest, VerdictEvidenceAndTheToolsOwnRemedy) {
+  const ToolCase& c = GetParam();
+  Result r = RunOnView(Firewall4791Check(), WithRuleset(c.source, c.text),
+                       FixturePlan("rxe_guest.plan"), Rxe0());
+  EXPECT_EQ(r.verdict, c.verdict) << AllText(r);
+  if (*c.actual) {
+    EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)", c.actual, c.verdict)));
+  }
+  if (*c.remedy) {
+    EXPECT_THAT(r.remediation, Contains(HasSubstr(c.remedy))) << AllText(r);
+  }
+  if (c.verdict == Verdict::kPass) {
+    EXPECT_TRUE(r.remediation.empty()) << AllText(r);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tools, ToolTest, ::testing::ValuesIn(kTools));
+
+TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
+  Result r = RunOnView(Firewall4791Check(), WithRuleset("nft", "table inet f {\n\tchain input {\n"),
+                       DefaultPlan(), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "nft:2: unexpected end of input", Verdict::kWarn)));
+}
+
+TEST(Firewall4791, NotUnderstoodRulesAreNamedInNotes) {
+  Result r = RunOnView(Firewall4791Check(),
+                       WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                          "priority 0;\n\t\tlimit rate over 5/second drop\n\t}\n}\n"),
+                       DefaultPlan(), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.notes, Contains(HasSubstr("not understood: nft table inet f chain input rule 1 (line 4)")));
+}
+
+TEST(Firewall4791, MissingKernelSocketFails) {
+  DeviceView v = WithRuleset("nft", "");
+  v.host.udp4791_socket = false;
+  Result r = RunOnView(Firewall4791Check(), v, DefaultPlan(), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("kernel UDP socket on port 4791", "absent", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ss -uln | grep ':4791 '")));
+}
+
+TEST(Firewall4791, SkipsWithoutRxeOrWithoutFacts) {
+  Result hw = RunOn(Firewall4791Check(), "mlx5_cx6.profile");
+  EXPECT_EQ(hw.verdict, Verdict::kSkip);
+  EXPECT_THAT(hw.skip_reason, HasSubstr("in hardware"));
+  Result none = RunOn(Firewall4791Check(), "no_device.profile");
+  EXPECT_EQ(none.verdict, Verdict::kSkip);
+  Result nofacts = RunOn(Firewall4791Check(), "rxe_mtu9000.profile");
+  EXPECT_EQ(nofacts.verdict, Verdict::kSkip);
+  EXPECT_THAT(nofacts.skip_reason, HasSubstr("fact missing: host rulesets"));
+}
+
+TEST(Firewall4791, EveryRxeDeviceIsLookedAt) {
+  DeviceView v = WithRuleset("nft", "table ip f {\n\tchain input {\n\t\ttype filter hook input "
+                                    "priority 0;\n\t\tiifname \"vb\" drop\n\t}\n}\n");
+  Result r = RunOnView(Firewall4791Check(), v, DefaultPlan());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1", "accepted", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on vb (rxe1) to 198.18.0.2", "dropped", Verdict::kFail)));
+}
+
+}  // namespace
+}  // namespace rdmacheck

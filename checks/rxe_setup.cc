@@ -1,0 +1,233 @@
+#include "checks/rxe_setup.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace rdmacheck {
+namespace {
+
+// Kernel driver -> the libibverbs provider library name (lib<name>-rdmav*.so),
+// where they differ (rdma-core providers/*/CMakeLists.txt).
+struct ProviderName {
+  const char* driver;
+  const char* provider;
+};
+constexpr ProviderName kProviders[] = {
+    {"qib", "ipathverbs"}, {"hfi1", "hfi1verbs"}, {"vmw_pvrdma", "vmw_pvrdma"},
+    {"hns", "hns"},        {"bnxt_re", "bnxt_re"},
+};
+
+std::string ProviderOf(const std::string& driver) {
+  for (const ProviderName& p : kProviders)
+    if (driver == p.driver) return p.provider;
+  return driver;
+}
+
+bool HasAddress(const NetdevInfo& n) {
+  for (const std::string& a : n.addrs)
+    if (!absl::StartsWithIgnoreCase(a, "fe80")) return true;
+  return false;
+}
+
+bool ExpectsRxe(const CheckContext& ctx) {
+  auto rxe_name = [](const std::optional<std::string>& s) {
+    return s && absl::StartsWith(*s, "rxe");
+  };
+  return rxe_name(ctx.options.device) || rxe_name(ctx.plan.device);
+}
+
+// A netdev to suggest for `rdma link add`: UP with an address, not lo.
+std::string SomeNetdev(const DeviceView& v) {
+  for (const NetdevInfo& n : v.netdevs)
+    if (n.name != "lo" && n.operstate && *n.operstate == "up" && HasAddress(n)) return n.name;
+  return "DEV";
+}
+
+}  // namespace
+
+Result RxeSetupCheck::Run(const CheckContext& ctx) const {
+  const DeviceView& v = ctx.view;
+  const HostInfo& h = v.host;
+  std::vector<const DeviceInfo*> devs = ctx.SelectedDevices();
+  std::vector<const DeviceInfo*> rxe;
+  for (const DeviceInfo* d : devs)
+    if (d->driver && *d->driver == "rxe") rxe.push_back(d);
+  bool want_rxe = !rxe.empty() || ExpectsRxe(ctx);
+  if (devs.empty() && !want_rxe)
+    return ResultBuilder::Skip(*this, "RDMA devices are set up",
+                               "no RDMA device to look at (see device-present)");
+
+  std::vector<std::string> names;
+  for (const DeviceInfo* d : devs) names.push_back(d->name);
+  ResultBuilder r(*this, devs.empty() ? std::string("Soft-RoCE (rxe) is set up")
+                                      : absl::StrCat("RDMA setup of ", absl::StrJoin(names, ", "),
+                                                     " is complete"));
+  std::vector<std::string> missing;
+
+  // rdma_rxe module.
+  if (want_rxe) {
+    if (h.rxe_loaded) {
+      r.Expect("kernel module rdma_rxe", "loaded", *h.rxe_loaded ? "loaded" : "not loaded",
+               *h.rxe_loaded ? Verdict::kPass : Verdict::kFail);
+      if (!*h.rxe_loaded) {
+        r.Remedy("modprobe rdma_rxe");
+        r.Remedy("lsmod | grep rdma_rxe");
+      }
+    } else {
+      missing.push_back("host rxe_loaded");
+    }
+    if (rxe.empty()) {
+      std::string name = ctx.options.device.value_or(ctx.plan.device.value_or("rxe0"));
+      r.Expect(absl::StrCat("rxe device ", name), "exists", "no rxe device", Verdict::kFail);
+      r.Remedy(absl::StrCat("rdma link add ", name, " type rxe netdev ", SomeNetdev(v)));
+      r.Remedy("rdma link show   # must list the link, state ACTIVE");
+    }
+  }
+
+  // Each rxe device: its netdev exists, is UP, has an address.
+  for (const DeviceInfo* d : rxe) {
+    if (!d->netdev) {
+      missing.push_back(absl::StrCat(d->name, " netdev"));
+      continue;
+    }
+    const std::string& nd = *d->netdev;
+    const NetdevInfo* n = v.Netdev(nd);
+    std::string subj = absl::StrCat(d->name, " netdev ", nd);
+    if (n == nullptr) {
+      r.Expect(subj, "exists", "not found", Verdict::kFail);
+      r.Remedy(absl::StrCat("rdma link delete ", d->name, " && rdma link add ", d->name,
+                            " type rxe netdev ", SomeNetdev(v)));
+      r.Remedy("rdma link show");
+      continue;
+    }
+    if (n->operstate) {
+      // lo and some virtual devices report "unknown" while passing traffic.
+      bool up = *n->operstate == "up" || *n->operstate == "unknown";
+      r.Expect(absl::StrCat(subj, " operstate"), "up", *n->operstate,
+               up ? Verdict::kPass : Verdict::kFail);
+      if (!up) {
+        r.Note(absl::StrCat("rxe follows its netdev: ", d->name, " port 1 cannot be ACTIVE while ",
+                            nd, " is ", *n->operstate));
+        r.Remedy(absl::StrCat("ip link set dev ", nd, " up"));
+        r.Remedy(absl::StrCat("rdma link show ", d->name, "/1   # must say state ACTIVE"));
+      }
+    } else {
+      missing.push_back(absl::StrCat("netdev ", nd, " operstate"));
+    }
+    if (n->addrs_known) {
+      bool ok = HasAddress(*n);
+      std::vector<std::string> shown = n->addrs;
+      r.Expect(absl::StrCat(subj, " address"), "an IPv4 or global IPv6 address",
+               shown.empty() ? std::string("none") : absl::StrJoin(shown, " "),
+               ok ? Verdict::kPass : Verdict::kFail);
+      if (!ok) {
+        r.Note(absl::StrCat("without an address on ", nd, " ", d->name,
+                            " has no routable GID: peers cannot address it"));
+        r.Remedy(absl::StrCat("ip addr add ADDRESS/PREFIX dev ", nd,
+                              "   # this host's address on the RDMA subnet"));
+        r.Remedy(absl::StrCat("ip -br addr show dev ", nd, "; rdma link show ", d->name, "/1"));
+      }
+    } else {
+      missing.push_back(absl::StrCat("netdev ", nd, " addrs"));
+    }
+  }
+
+  // Providers: every device's driver has its libibverbs provider.
+  if (h.providers_known) {
+    for (const DeviceInfo* d : devs) {
+      if (!d->driver) {
+        missing.push_back(absl::StrCat(d->name, " driver"));
+        continue;
+      }
+      std::string want = ProviderOf(*d->driver);
+      bool ok = std::find(h.providers.begin(), h.providers.end(), want) != h.providers.end();
+      r.Expect(absl::StrCat(d->name, " ibverbs provider"), absl::StrCat("lib", want, "-rdmav*.so installed"),
+               ok ? absl::StrCat("lib", want, " found") :
+                    absl::StrCat("not found (installed: ",
+                                 h.providers.empty() ? "none" : absl::StrJoin(h.providers, " "), ")"),
+               ok ? Verdict::kPass : Verdict::kFail);
+      if (!ok) {
+        r.Note(absl::StrCat("without it libibverbs skips ", d->name,
+                            ": \"couldn't load driver '", want, "'\" / \"no userspace device-specific driver found\""));
+        r.Remedy("apt-get install ibverbs-providers   # RHEL/Fedora: dnf install libibverbs");
+        r.Remedy(absl::StrCat("ibv_devices   # must list ", d->name));
+      }
+    }
+  } else if (!devs.empty()) {
+    missing.push_back("host providers");
+  }
+
+  // Device nodes: uverbsN of each device, and rdma_cm.
+  bool container = h.in_container.value_or(false);
+  bool node_bad = false;
+  if (!h.dev_nodes.empty()) {
+    for (const DeviceInfo* d : devs) {
+      if (!d->uverbs) {
+        missing.push_back(absl::StrCat(d->name, " uverbs"));
+        continue;
+      }
+      auto it = h.dev_nodes.find(*d->uverbs);
+      std::string state = it == h.dev_nodes.end() ? "missing" : it->second;
+      bool ok = state == "rw";
+      r.Expect(absl::StrCat(d->name, " /dev/infiniband/", *d->uverbs), "opens read-write",
+               ok ? "opens read-write" : state, ok ? Verdict::kPass : Verdict::kFail);
+      if (!ok) node_bad = true;
+    }
+    auto cm = h.dev_nodes.find("rdma_cm");
+    if (cm != h.dev_nodes.end()) {
+      bool ok = cm->second == "rw";
+      r.Expect("/dev/infiniband/rdma_cm", "opens read-write (rdma_cm applications)",
+               ok ? "opens read-write" : cm->second, ok ? Verdict::kPass : Verdict::kWarn);
+      if (!ok && !container) {
+        r.Remedy("modprobe rdma_ucm");
+        r.Remedy("ls -l /dev/infiniband/rdma_cm");
+      }
+      node_bad = node_bad || (!ok && container);
+    }
+    if (node_bad) {
+      if (container) {
+        r.Note("in a container the host's /dev/infiniband must be passed in");
+        std::vector<std::string> flags;
+        for (const DeviceInfo* d : devs)
+          if (d->uverbs) flags.push_back(absl::StrCat("--device=/dev/infiniband/", *d->uverbs));
+        flags.push_back("--device=/dev/infiniband/rdma_cm");
+        r.Remedy(absl::StrCat("docker run ", absl::StrJoin(flags, " "),
+                              " --cap-add=IPC_LOCK --ulimit memlock=-1 IMAGE"));
+        r.Remedy("ls -l /dev/infiniband   # inside the container: uverbs* and rdma_cm, crw-rw-rw-");
+      } else {
+        r.Remedy("modprobe ib_uverbs rdma_ucm");
+        r.Remedy("ls -l /dev/infiniband   # run as root or grant this user rw (udev rule, group rdma)");
+      }
+    }
+  } else if (!devs.empty()) {
+    missing.push_back("host dev_node");
+  }
+
+  // IPC_LOCK in a container, unless memlock is unlimited anyway.
+  if (container && h.cap_ipc_lock) {
+    bool unlimited = h.memlock_soft && *h.memlock_soft == HostInfo::kUnlimited;
+    bool ok = *h.cap_ipc_lock || unlimited;
+    r.Expect("container capability IPC_LOCK", "granted (or memlock unlimited)",
+             *h.cap_ipc_lock ? "granted" : (unlimited ? "not granted; memlock unlimited" : "not granted"),
+             ok ? Verdict::kPass : Verdict::kFail);
+    if (!ok) {
+      r.Note("without IPC_LOCK ibv_reg_mr beyond RLIMIT_MEMLOCK fails with \"Cannot allocate memory\"");
+      r.Remedy("docker run --cap-add=IPC_LOCK --ulimit memlock=-1 ...   # Kubernetes: "
+               "securityContext.capabilities.add: [\"IPC_LOCK\"]");
+      r.Remedy("grep CapEff /proc/self/status   # inside the container: bit 14 (0x4000) set");
+    }
+  }
+
+  for (const std::string& m : missing) r.Note(MissingFact(m, ""));
+  if (r.Build().evidence.empty())
+    return ResultBuilder::Skip(*this, "RDMA devices are set up",
+                               missing.empty() ? "nothing to look at" : MissingFact(missing.front(), ""));
+  return r.Build();
+}
+
+}  // namespace rdmacheck

@@ -1,0 +1,123 @@
+#include "checks/rxe_setup.h"
+
+#include <functional>
+#include <string>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceRow;
+using ::rdmacheck::testing::FixturePlan;
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::RunOn;
+using ::rdmacheck::testing::RunOnView;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+TEST(RxeSetup, PassesOnTheHealthyPair) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_mtu9000.profile", "rxe_guest.plan");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("kernel module rdma_rxe", "loaded", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va operstate", "up", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va address", "198.18.0.1/24", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 ibverbs provider", "librxe found", Verdict::kPass)));
+}
+
+TEST(RxeSetup, PassesWithOpenableNodes) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_nft_drop.profile");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe1 /dev/infiniband/uverbs1", "opens read-write", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("/dev/infiniband/rdma_cm", "opens read-write", Verdict::kPass)));
+}
+
+struct FaultCase {
+  const char* name;
+  std::function<void(DeviceView*)> fault;
+  const char* subject;
+  const char* actual;
+  const char* remedy;
+};
+
+const FaultCase kFaults[] = {
+    {"netdev_down", [](DeviceView* v) { v->netdevs[0].operstate = "down"; },
+     "rxe0 netdev va operstate", "down", "ip link set dev va up"},
+    {"no_address", [](DeviceView* v) { v->netdevs[0].addrs = {"fe80::c6ff:fe12:1/64"}; },
+     "rxe0 netdev va address", "fe80::c6ff:fe12:1/64", "ip addr add ADDRESS/PREFIX dev va"},
+    {"netdev_gone", [](DeviceView* v) { v->netdevs.erase(v->netdevs.begin()); },
+     "rxe0 netdev va", "not found", "rdma link delete rxe0 && rdma link add rxe0 type rxe netdev vb"},
+    {"no_provider", [](DeviceView* v) { v->host.providers = {"mlx5"}; },
+     "rxe0 ibverbs provider", "not found (installed: mlx5)", "apt-get install ibverbs-providers"},
+    {"module_not_loaded", [](DeviceView* v) { v->host.rxe_loaded = false; },
+     "kernel module rdma_rxe", "not loaded", "modprobe rdma_rxe"},
+    {"uverbs_missing", [](DeviceView* v) { v->host.dev_nodes = {{"uverbs1", "rw"}, {"rdma_cm", "rw"}}; },
+     "rxe0 /dev/infiniband/uverbs0", "missing", "modprobe ib_uverbs rdma_ucm"},
+    {"uverbs_denied",
+     [](DeviceView* v) { v->host.dev_nodes = {{"uverbs0", "Permission denied"}, {"uverbs1", "rw"}}; },
+     "rxe0 /dev/infiniband/uverbs0", "Permission denied", "ls -l /dev/infiniband"},
+    {"container_without_nodes",
+     [](DeviceView* v) {
+       v->host.in_container = true;
+       v->host.dev_nodes = {{"rdma_cm", "missing"}};
+     },
+     "rxe0 /dev/infiniband/uverbs0", "missing",
+     "docker run --device=/dev/infiniband/uverbs0 --device=/dev/infiniband/rdma_cm "
+     "--cap-add=IPC_LOCK"},
+    {"container_without_ipc_lock",
+     [](DeviceView* v) {
+       v->host.in_container = true;
+       v->host.cap_ipc_lock = false;
+     },
+     "container capability IPC_LOCK", "not granted", "--cap-add=IPC_LOCK"},
+};
+
+class FaultTest : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(FaultTest, FailsWithEvidenceAndRemedy) {
+  const FaultCase& c = GetParam();
+  DeviceView v = FixtureProfile("rxe_nft_drop.profile");
+  c.fault(&v);
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan("rxe_guest.plan"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow(c.subject, c.actual, Verdict::kFail))) << AllText(r);
+  EXPECT_THAT(r.remediation, Contains(HasSubstr(c.remedy))) << AllText(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(kFaults),
+                         [](const ::testing::TestParamInfo<FaultCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+TEST(RxeSetup, FailsOnThePortDownFixture) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_port_down.profile");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va operstate", "down", Verdict::kFail)));
+}
+
+TEST(RxeSetup, PlanForRxeWithoutDevicesAsksForTheLink) {
+  DeviceView v = FixtureProfile("no_device.profile");
+  v.host.rxe_loaded = false;
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan("rxe_guest.plan"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.remediation, Contains("modprobe rdma_rxe"));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("rdma link add rxe0 type rxe netdev")));
+}
+
+TEST(RxeSetup, HardwareDeviceNeedsItsProviderOnly) {
+  Result r = RunOn(RxeSetupCheck(), "mlx5_cx6.profile");
+  EXPECT_NE(r.verdict, Verdict::kFail) << AllText(r);
+  for (const Evidence& e : r.evidence) EXPECT_THAT(e.subject, ::testing::Not(HasSubstr("rdma_rxe")));
+}
+
+TEST(RxeSetup, SkipsWithoutDevicesOrExpectation) {
+  Result r = RunOn(RxeSetupCheck(), "no_device.profile");
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.skip_reason, HasSubstr("device-present"));
+}
+
+}  // namespace
+}  // namespace rdmacheck
