@@ -18,6 +18,7 @@
 #include "device/gather.h"
 #include "device/live_device.h"
 #include "device/profile.h"
+#include "diag/create_qp_command.h"
 #include "diag/explain_command.h"
 #include "plan/plan_parser.h"
 #include "nlohmann/json.hpp"
@@ -266,8 +267,20 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "capture") return RunCapture(f, prog);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
-  if (f.command == "diag")
-    return UsageError(prog, absl::UnimplementedError("diag: no diagnostic tools in this build yet"));
+  if (f.command == "diag") {
+    DiagEnv env{
+        [](const std::optional<std::string>& profile,
+           const std::optional<std::string>& plan) -> absl::StatusOr<DiagInputs> {
+          CliFlags lf;
+          lf.profile = profile;
+          lf.plan = plan;
+          absl::StatusOr<RunInputs> in = LoadRunInputs(lf);
+          if (!in.ok()) return in.status();
+          return DiagInputs{std::move(in->view), std::move(in->plan)};
+        },
+        [](const DeviceView& v, const DeviceInfo& d) { return DeviceFor(v, d); }};
+    return RunDiagCommand(f.rest, std::cout, std::cerr, env);
+  }
 
   absl::StatusOr<std::vector<const Check*>> checks =
       only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);

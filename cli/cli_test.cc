@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -65,15 +66,20 @@ TEST(Cli, JsonIsParseableAndComplete) {
   EXPECT_EQ(j["tool"]["name"], "rdmacheck");
   EXPECT_EQ(j["source"], "profile:" + kP + "rxe_old_kernel.profile");
   ASSERT_TRUE(j["checks"].is_array());
-  bool found = false;
+  int fails = 0;
+  std::map<std::string, std::string> verdicts;
   for (const auto& c : j["checks"]) {
-    if (c["id"] != "device-limits") continue;
-    found = true;
-    EXPECT_EQ(c["verdict"], "FAIL");
-    EXPECT_THAT(c.dump(), HasSubstr("max_send_wr"));
+    verdicts[c["id"]] = c["verdict"];
+    if (c["verdict"] == "FAIL") ++fails;
+    // The plan's 65536 WRs are over this rxe's max_qp_wr: both the limit
+    // check and the create (cap readback) must say so, naming the field.
+    if (c["id"] == "device-limits" || c["id"] == "cap-readback") EXPECT_THAT(c.dump(), HasSubstr("max_send_wr"));
   }
-  EXPECT_TRUE(found);
-  EXPECT_EQ(j["summary"]["fail"], 1);
+  EXPECT_EQ(verdicts["device-limits"], "FAIL");
+  EXPECT_EQ(verdicts["cap-readback"], "FAIL");
+  EXPECT_EQ(verdicts["device-present"], "PASS");
+  EXPECT_EQ(j["summary"]["fail"], fails);
+  EXPECT_EQ(j["summary"]["total"], j["checks"].size());
 }
 
 TEST(Cli, JunitIsXmlWithOneCasePerCheck) {
@@ -166,6 +172,16 @@ TEST(Cli, ExplainLiveRunsTheConfirmingChecksHere) {
   CliRun json = Rdmacheck("explain --live --format=json fixtures/logs/ib_write_bw_firewall_client.log");
   EXPECT_EQ(json.code, 2);
   EXPECT_THAT(json.out, HasSubstr("rdmacheck report --format=json"));
+}
+
+TEST(Cli, DiagCreateQpNamesTheFieldAndExitsOne) {
+  CliRun r = Rdmacheck("diag create-qp --profile " + kP + "rxe_old_kernel.profile -d rxe0 " +
+                       "--max-send-wr 65536 --max-send-sge 16");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("max_send_wr=65536 is over this device's max_qp_wr 16384"));
+  CliRun ok = Rdmacheck("diag create-qp --profile " + kP + "rxe_mtu9000.profile -d rxe0 --max-send-wr 100");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_THAT(ok.out, HasSubstr("127"));  // rxe: 100 -> roundup_pow_of_two(101) - 1
 }
 
 TEST(Cli, ExitCodes) {
