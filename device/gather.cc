@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <ifaddrs.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -25,6 +29,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/rdma_types.h"
@@ -416,6 +421,169 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
   return h;
 }
 
+// ---- Firewall and device-node facts (issue 5). ----
+
+// Runs argv[0] (looked up in PATH) with stdin and stderr on /dev/null and
+// returns its stdout, or nullopt with *why set: not found, non-zero exit, or
+// killed after `timeout_ms` (the child is killed and reaped, never left).
+std::optional<std::string> RunTool(const std::vector<std::string>& argv, int timeout_ms,
+                                   std::string* why) {
+  std::string cmd = absl::StrJoin(argv, " ");
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    *why = absl::StrCat(cmd, ": pipe: ", strerror(errno));
+    return std::nullopt;
+  }
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    *why = absl::StrCat(cmd, ": fork: ", strerror(errno));
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return std::nullopt;
+  }
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      ::dup2(null, 0);
+      ::dup2(null, 2);
+    }
+    ::dup2(fds[1], 1);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto left_ms = [&] {
+    auto d = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    return static_cast<int>(std::max<int64_t>(0, d.count()));
+  };
+  std::string out;
+  bool timed_out = false;
+  char buf[8192];
+  while (true) {
+    int left = left_ms();
+    if (left == 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{fds[0], POLLIN, 0};
+    int rc = ::poll(&pfd, 1, left);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) {
+      timed_out = rc == 0;
+      break;
+    }
+    ssize_t n = ::read(fds[0], buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    if (out.size() > (16u << 20)) break;  // 16 MiB: no ruleset is that big
+  }
+  ::close(fds[0]);
+  int status = 0;
+  pid_t done = 0;
+  while (!timed_out && (done = ::waitpid(pid, &status, WNOHANG)) == 0) {
+    if (left_ms() == 0) {
+      timed_out = true;
+      break;
+    }
+    ::usleep(5000);
+  }
+  if (timed_out || done != pid) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    *why = absl::StrCat(cmd, ": no result within ", timeout_ms, " ms; killed");
+    return std::nullopt;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    *why = absl::StrCat(cmd, ": not found (exit 127)");
+    return std::nullopt;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    *why = absl::StrCat(cmd, ": exit status ",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                        " (needs root?)");
+    return std::nullopt;
+  }
+  return out;
+}
+
+// A socket bound to local port 4791 (0x12B7) in /proc/net/udp or udp6.
+std::optional<bool> Udp4791Socket(const GatherOptions& opts) {
+  bool read_any = false;
+  for (const char* f : {"net/udp", "net/udp6"}) {
+    std::optional<std::string> text = ReadFile(Join(opts.proc_root, f));
+    if (!text) continue;
+    read_any = true;
+    for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+      std::vector<absl::string_view> cols = absl::StrSplit(line, ' ', absl::SkipEmpty());
+      if (cols.size() < 2) continue;
+      absl::string_view local = cols[1];
+      size_t colon = local.rfind(':');
+      if (colon != absl::string_view::npos && absl::EqualsIgnoreCase(local.substr(colon + 1), "12B7"))
+        return true;
+    }
+  }
+  if (!read_any) return std::nullopt;
+  return false;
+}
+
+void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
+  HostInfo& h = view->host;
+  // Only against the real host: the tools see it, not a fixture tree.
+  if (opts.sysfs_root == "/sys") {
+    const std::pair<const char*, std::vector<std::string>> kTools[] = {
+        {"nft", {"nft", "list", "ruleset"}},
+        {"iptables-nft", {"iptables-nft-save"}},
+        {"iptables-legacy", {"iptables-legacy-save"}},
+        {"ip6tables-nft", {"ip6tables-nft-save"}},
+        {"ip6tables-legacy", {"ip6tables-legacy-save"}},
+    };
+    for (const auto& [source, argv] : kTools) {
+      std::string why;
+      std::optional<std::string> out = RunTool(argv, 3000, &why);
+      if (out) {
+        h.rulesets[source] = std::move(*out);
+      } else {
+        view->provenance.push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
+      }
+    }
+  }
+  h.udp4791_socket = Udp4791Socket(opts);
+  std::string dir = Join(opts.dev_root, "infiniband");
+  std::vector<std::string> nodes;
+  for (const DeviceInfo& d : view->devices)
+    if (d.uverbs) nodes.push_back(*d.uverbs);
+  if (!nodes.empty() || Exists(dir)) nodes.push_back("rdma_cm");
+  for (const std::string& n : nodes) {
+    std::string path = Join(dir, n);
+    if (!Exists(path)) {
+      h.dev_nodes[n] = "missing";
+      continue;
+    }
+    // Opening a uverbs node allocates nothing until a command is written:
+    // it tells whether this process could use the device, and changes nothing.
+    int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+      ::close(fd);
+      h.dev_nodes[n] = "rw";
+    } else {
+      h.dev_nodes[n] = strerror(errno);
+    }
+  }
+  if (std::optional<std::string> st = ReadFile(Join(opts.proc_root, "self/status"))) {
+    for (absl::string_view line : absl::StrSplit(*st, '\n')) {
+      if (!absl::ConsumePrefix(&line, "CapEff:")) continue;
+      uint64_t caps = 0;
+      if (absl::SimpleHexAtoi(absl::StripAsciiWhitespace(line), &caps))
+        h.cap_ipc_lock = (caps >> 14) & 1;  // CAP_IPC_LOCK = 14
+    }
+  }
+}
+
 std::optional<std::string> PortStateName(int state) {
   switch (state) {
     case IBV_PORT_NOP: return "NOP";
@@ -609,6 +777,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   if (opts.sysfs_root == "/sys") ReadAddresses(&view.netdevs);
 
   view.host = ReadHost(opts, std::vector<std::string>(bound.begin(), bound.end()));
+  ReadFirewallAndNodes(opts, &view);
   return view;
 }
 
