@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "probe/gid_choice.h"
 
 namespace rdmacheck {
 namespace {
@@ -121,6 +122,21 @@ ProbeRequest MakeProbeRequest(const CheckContext& ctx, const DeviceInfo& dev, in
   req.peer_device = peer.loopback ? "" : peer.peer->name;
   req.peer_port = peer.peer_port;
   req.gid_index = ctx.options.gid_index;
+  req.peer_gid_index = ctx.options.gid_index;
+  // Without -x, the GIDs an operator would pick, from the facts already
+  // gathered (the probe then reads just those entries).
+  if (!req.gid_index) {
+    const PortInfo* p = dev.Port(port);
+    const PortInfo* pp = peer.peer ? peer.peer->Port(peer.peer_port) : nullptr;
+    if (p && p->gids_known) {
+      absl::StatusOr<GidEntry> g = ChooseGid(p->gids, std::nullopt, dev.name);
+      if (g.ok()) req.gid_index = g->index;
+    }
+    if (pp && pp->gids_known) {
+      absl::StatusOr<GidEntry> g = ChooseGid(pp->gids, std::nullopt, peer.peer->name);
+      if (g.ok()) req.peer_gid_index = g->index;
+    }
+  }
   req.deadline_s = ctx.options.probe_deadline_s;
   return req;
 }
@@ -194,7 +210,7 @@ void ReportPath(const ProbeResult& r, ResultBuilder& b) {
                         r.peer_gid_index, " ", r.peer_gid, " (", r.gid_type, "), path MTU ", r.path_mtu,
                         " B, retry_cnt ", r.retry_cnt, ", timeout ", r.timeout, " (",
                         absl::StrFormat("%.1f", per_try_ms), " ms per try), deadline ",
-                        absl::StrFormat("%g", r.deadline_s), " s"));
+                        absl::StrFormat("%g", r.deadline_s), " s, set up in ", Ms(r.setup_seconds)));
   if (r.loopback) {
     b.Note(absl::StrCat("loopback on ", r.device,
                         ": rxe's internal path, this does not test the IP path (firewall, routes, MTU of "

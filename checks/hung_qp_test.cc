@@ -159,7 +159,9 @@ TEST(HungQpTest, HealthyPairPasses) {
   EXPECT_EQ(seen.retry_cnt, 6);
   EXPECT_EQ(seen.timeout, 14);
   EXPECT_DOUBLE_EQ(seen.deadline_s, 2.0);
-  EXPECT_FALSE(seen.gid_index.has_value());
+  // GID 1 (::ffff:198.18.0.1 / .2), not the link-local GID 0.
+  EXPECT_EQ(seen.gid_index, 1);
+  EXPECT_EQ(seen.peer_gid_index, 1);
   ASSERT_EQ(seen.wrs.size(), 3u);
   EXPECT_EQ(seen.wrs[0].bytes, 64u);
   EXPECT_EQ(seen.wrs[2].op, ProbeOp::kRdmaWrite);
@@ -173,6 +175,7 @@ TEST(HungQpTest, OptionsReachTheProbe) {
   opts.probe_deadline_s = 0.5;
   Result r = RunWith(LivePair(), Healthy(), &seen, opts);
   EXPECT_EQ(seen.gid_index, 0);
+  EXPECT_EQ(seen.peer_gid_index, 0);
   EXPECT_DOUBLE_EQ(seen.deadline_s, 0.5);
   EXPECT_THAT(r.title, HasSubstr("within 0.5 s"));
 }

@@ -63,8 +63,11 @@ std::string FormatDelta(const Counters& d) {
                                        "retry_rnr_exceeded_err", "rcvd_rnr_err",
                                        "completer_retry_err"};
   std::vector<std::string> parts;
+  // sent_pkts and rcvd_pkts always (a flat one is the point); the error
+  // counters only when they moved.
   for (const char* n : kNames) {
-    if (Has(d, n)) parts.push_back(absl::StrCat(n, " +", Get(d, n)));
+    const bool always = std::string(n) == "sent_pkts" || std::string(n) == "rcvd_pkts";
+    if (Has(d, n) && (always || Get(d, n) > 0)) parts.push_back(absl::StrCat(n, " +", Get(d, n)));
   }
   return absl::StrJoin(parts, ", ");
 }

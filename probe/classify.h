@@ -47,9 +47,10 @@ struct Diagnosis {
 
 Diagnosis ClassifyProbe(const ProbeResult& r);
 
-// "sent_pkts +7, rcvd_pkts +0, retry_exceeded_err +1" for the counters that
-// moved or matter (sent_pkts, rcvd_pkts, send_err, retry_exceeded_err,
-// retry_rnr_exceeded_err, rcvd_rnr_err, completer_retry_err); "" when none.
+// "sent_pkts +7, rcvd_pkts +0, retry_exceeded_err +1": sent_pkts and
+// rcvd_pkts, then those of send_err, retry_exceeded_err,
+// retry_rnr_exceeded_err, rcvd_rnr_err, completer_retry_err that moved; ""
+// when none is present.
 std::string FormatDelta(const Counters& d);
 
 }  // namespace rdmacheck

@@ -16,9 +16,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "device/gather.h"
 #include "probe/completion_wait.h"
 #include "probe/gid_choice.h"
+#include "probe/gid_table.h"
 #include "probe/hw_counters.h"
 #include "probe/sge_layout.h"
 #include "util/status_macros.h"
@@ -163,21 +163,23 @@ void DrainAsyncEvents(const Side& s, double wait_s, std::vector<std::string>* ou
 
 absl::Status OpenSide(const ProbeRequest& req, const std::string& dev, int port,
                       std::optional<int> gid_index, std::optional<Side>* out) {
-  GatherOptions g;
-  g.sysfs_root = absl::StrCat(req.sysfs_root);
-  g.only_device = dev;
-  RDMACHECK_ASSIGN_OR_RETURN(DeviceView view, GatherLive(g));
-  const DeviceInfo* info = view.Device(dev);
-  const PortInfo* pinfo = info ? info->Port(port) : nullptr;
-  if (pinfo == nullptr) return absl::NotFoundError(absl::StrCat(dev, " has no port ", port));
   RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(dev));
   RDMACHECK_ASSIGN_OR_RETURN(ibv_port_attr pa, ctx.QueryPort(static_cast<uint8_t>(port)));
   if (pa.state != IBV_PORT_ACTIVE) {
     return absl::FailedPreconditionError(absl::StrCat(dev, " port ", port, " is ",
                                                       ibv_port_state_str(pa.state), ", not ACTIVE"));
   }
-  RDMACHECK_ASSIGN_OR_RETURN(GidEntry gid,
-                             ChooseGid(pinfo->gids, gid_index, absl::StrCat(dev, " port ", port)));
+  // A given index: that one entry. Else the operator's choice among the
+  // first kGidScan entries (where every driver puts the addresses it has).
+  constexpr int kGidScan = 64;
+  GidEntry gid;
+  if (gid_index) {
+    RDMACHECK_ASSIGN_OR_RETURN(gid, ReadGid(req.sysfs_root, dev, port, *gid_index));
+  } else {
+    std::vector<GidEntry> table =
+        ReadGidTable(req.sysfs_root, dev, port, std::min<int>(kGidScan, pa.gid_tbl_len));
+    RDMACHECK_ASSIGN_OR_RETURN(gid, ChooseGid(table, std::nullopt, absl::StrCat(dev, " port ", port)));
+  }
   Side s{dev, port, std::move(ctx), pa, gid, {}, {}, {}, {}, {}, {}, {}};
   if (inet_pton(AF_INET6, gid.gid.c_str(), s.raw_gid.raw) != 1) {
     return absl::InvalidArgumentError(absl::StrCat(dev, " GID ", gid.index, " '", gid.gid, "' is not an IPv6 address"));
@@ -393,6 +395,7 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
   RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *a, *b, mtu));
   RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *b, *a, mtu));
 
+  r.setup_seconds = Now() - t0;
   std::optional<Counters> before_a = Snapshot(req, *a), before_b = Snapshot(req, *b);
   r.counters_known = before_a.has_value() && before_b.has_value();
   if (before_a) r.counters_before = *before_a;

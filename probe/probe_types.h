@@ -124,6 +124,7 @@ struct ProbeResult {
   bool interrupted = false;   // SIGINT during the probe
   std::vector<std::string> notes;  // e.g. "no huge pages: 2 MiB part skipped"
   double seconds = 0;
+  double setup_seconds = 0;  // open, create, connect: before the first WR
 
   // The first WR that did not complete successfully and verified, or null.
   const WrOutcome* FirstFailure() const;
