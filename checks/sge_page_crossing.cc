@@ -153,8 +153,7 @@ Result SgePageCrossingCheck::Run(const CheckContext& ctx) const {
     }
     for (const std::string& n : r.notes) b.Note(n);
     if (skipped_2m) {
-      b.Note(absl::StrCat("2 MiB part skipped: no huge pages here (sysctl vm.nr_hugepages=", k2MSges + 1,
-                          " reserves enough for it)"));
+      b.Note(absl::StrCat("2 MiB part skipped; sysctl vm.nr_hugepages=", k2MSges + 1, " reserves enough for it"));
     }
     ReportFailure(ctx, r, b);
     if (ctx.options.suspect_legacy_sge && dev->driver) {

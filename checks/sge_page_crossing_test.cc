@@ -128,7 +128,7 @@ TEST(SgePageCrossingTest, HealthyRxePassesWithEvidenceOfCrossingSges) {
                                                "32 of 32 completed and verified, up to 32 SGEs: 528 of 528 SGEs crossing a 4 KiB page, 135168 B",
                                                Verdict::kPass)));
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("RDMA_WRITE rxe0 -> rxe1", "32 of 32", Verdict::kPass)));
-  EXPECT_THAT(AllText(r), HasSubstr("2 MiB part skipped: no huge pages here"));
+  EXPECT_THAT(AllText(r), HasSubstr("2 MiB part skipped; sysctl vm.nr_hugepages=4"));
   EXPECT_THAT(r.evidence, Not(Contains(EvidenceRow("2 MiB", "", Verdict::kPass))));
 }
 
