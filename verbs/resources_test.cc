@@ -66,8 +66,15 @@ TEST_F(ResourcesTest, CreatePdCqQpAndReadCapsBack) {
   EXPECT_GE(qp.granted().max_recv_wr, 100u);
   EXPECT_GE(qp.granted().max_send_sge, 1u);
   ASSERT_OK_AND_ASSIGN(ibv_qp_cap read_back, qp.QueryCaps());
-  EXPECT_EQ(read_back.max_send_wr, qp.granted().max_send_wr);
-  EXPECT_EQ(read_back.max_recv_wr, qp.granted().max_recv_wr);
+  // ibv_query_qp reports the real depth. ibv_create_qp's write-back may lag
+  // it: measured on rxe with Debian 12's kernel 6.1 it leaves the requested
+  // 100 while the queue has 127 slots (the write-back arrived in 6.4/6.5).
+  EXPECT_GE(read_back.max_send_wr, qp.granted().max_send_wr);
+  EXPECT_GE(read_back.max_recv_wr, qp.granted().max_recv_wr);
+  if (name_.rfind("rxe", 0) == 0) {
+    EXPECT_EQ(read_back.max_send_wr, 127u);
+    EXPECT_EQ(read_back.max_recv_wr, 127u);
+  }
   EXPECT_NE(qp.qp_num(), 0u);
 
   std::vector<char> buf(8192);
