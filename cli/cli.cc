@@ -194,7 +194,7 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
 
 }  // namespace
 
-absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f) {
+absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f, bool read_rulesets) {
   RunInputs in;
   if (f.profile) {
     absl::StatusOr<DeviceView> v = ReadProfileFile(*f.profile);
@@ -202,6 +202,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f) {
     in.view = *std::move(v);
   } else {
     GatherOptions g;
+    g.read_rulesets = read_rulesets;
     absl::StatusOr<DeviceView> v = GatherLive(g);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);
@@ -221,6 +222,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f) {
   in.options.port = f.port;
   in.options.gid_index = f.gid_index;
   in.options.check_deadline_s = f.check_deadline_s;
+  in.options.probe_deadline_s = f.probe_deadline_s;
   return in;
 }
 
@@ -274,7 +276,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
           CliFlags lf;
           lf.profile = profile;
           lf.plan = plan;
-          absl::StatusOr<RunInputs> in = LoadRunInputs(lf);
+          absl::StatusOr<RunInputs> in = LoadRunInputs(lf, /*read_rulesets=*/false);
           if (!in.ok()) return in.status();
           return DiagInputs{std::move(in->view), std::move(in->plan)};
         },
@@ -286,7 +288,9 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
       only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);
   if (!checks.ok()) return UsageError(prog, checks.status());
 
-  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  bool need_rulesets = false;
+  for (const Check* c : *checks) need_rulesets = need_rulesets || c->id() == "firewall-4791";
+  absl::StatusOr<RunInputs> in = LoadRunInputs(f, need_rulesets);
   if (!in.ok()) {
     std::cerr << prog << ": " << in.status().message() << "\n";
     return kExitUsage;

@@ -121,6 +121,13 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
       if (st.ok() && (!absl::SimpleAtod(*v, &d) || !(d > 0 && d <= 3600)))
         return Bad(name, *v, "a number of seconds in (0, 3600]");
       if (st.ok()) f.check_deadline_s = d;
+    } else if (name == "--probe-deadline") {
+      std::optional<std::string> v;
+      st = need(v);
+      double d;
+      if (st.ok() && (!absl::SimpleAtod(*v, &d) || !(d > 0 && d <= 600)))
+        return Bad(name, *v, "a number of seconds in (0, 600]");
+      if (st.ok()) f.probe_deadline_s = d;
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag '", a, "'"));
     }
@@ -155,6 +162,8 @@ Flags:
   --checks GLOBS          only checks matching these comma-separated globs
   --skip GLOBS            leave out checks matching these globs
   --check-deadline SECS   stop waiting for a check after SECS (default 10)
+  --probe-deadline SECS   hung-qp, sge-page-crossing: a work request without a
+                          completion after SECS is hung (default 2)
   --color WHEN            auto (default: on a terminal), always, never
   --version, -h/--help
 

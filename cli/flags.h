@@ -28,6 +28,7 @@ struct CliFlags {
   std::string skip;                      // --skip GLOBS
   std::string color = "auto";            // --color auto|always|never
   double check_deadline_s = 10;          // --check-deadline SECONDS
+  double probe_deadline_s = 2;           // --probe-deadline SECONDS (traffic probes, per WR)
   bool help = false;                     // -h, --help
   bool version = false;                  // --version
   // Arguments after a subcommand that takes its own (explain, diag), or

@@ -52,12 +52,20 @@ TEST(Flags, BadInputNamesTheFlag) {
       {{"--frobnicate"}, "unknown flag '--frobnicate'"},
       {{"stray"}, "unexpected argument 'stray'"},
       {{"--check-deadline", "0"}, "--check-deadline: '0' is not a number of seconds"},
+      {{"--probe-deadline", "-1"}, "--probe-deadline: '-1' is not a number of seconds in (0, 600]"},
       {{"--color=sometimes"}, "--color: 'sometimes' is not one of auto, always, never"},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.says);
     EXPECT_THAT(ParseFlags(r.args), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(r.says)));
   }
+}
+
+TEST(Flags, ProbeDeadline) {
+  ASSERT_OK_AND_ASSIGN(CliFlags def, ParseFlags({}));
+  EXPECT_DOUBLE_EQ(def.probe_deadline_s, 2.0);
+  ASSERT_OK_AND_ASSIGN(CliFlags f, ParseFlags({"--probe-deadline", "0.5"}));
+  EXPECT_DOUBLE_EQ(f.probe_deadline_s, 0.5);
 }
 
 TEST(Flags, UsageMentionsEveryFlag) {
