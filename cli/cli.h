@@ -35,7 +35,9 @@ struct RunInputs {
   Plan plan;
   Options options;
 };
-absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& flags);
+// read_rulesets: also read the firewall rulesets when gathering live (a few
+// subprocesses; only firewall-4791, capture and report need them).
+absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& flags, bool read_rulesets = true);
 
 // The Device a check acts through: the real one when the view is live,
 // the driver model of its profile otherwise.

@@ -534,7 +534,7 @@ std::optional<bool> Udp4791Socket(const GatherOptions& opts) {
 void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
   HostInfo& h = view->host;
   // Only against the real host: the tools see it, not a fixture tree.
-  if (opts.sysfs_root == "/sys") {
+  if (opts.sysfs_root == "/sys" && opts.read_rulesets) {
     const std::pair<const char*, std::vector<std::string>> kTools[] = {
         {"nft", {"nft", "list", "ruleset"}},
         {"iptables-nft", {"iptables-nft-save"}},
