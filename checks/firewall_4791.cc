@@ -102,8 +102,10 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   const HostInfo& h = ctx.view.host;
   bool looked = false;
 
+  // The socket alone does not say the firewall lets packets in: without the
+  // rulesets the check SKIPs unless the socket itself is missing (a FAIL).
   if (h.udp4791_socket) {
-    looked = true;
+    looked = !*h.udp4791_socket;
     r.Expect("kernel UDP socket on port 4791", "present (rdma_rxe opens it with its first device)",
              *h.udp4791_socket ? "present" : "absent",
              *h.udp4791_socket ? Verdict::kPass : Verdict::kFail);

@@ -70,7 +70,9 @@ topo_down() {
 # topo_up MTU: the healthy pair at the given netdev MTU.
 topo_up() {
   local mtu=${1:-9000} k d
-  modprobe -a rdma_rxe veth || return 1
+  # rdma_ucm gives /dev/infiniband/rdma_cm, as rdma-core's udev rules do on
+  # a real host (rping, perftest -R and rxe-setup want it).
+  modprobe -a rdma_rxe veth rdma_ucm || return 1
   ip link add va type veth peer name vb || return 1
   for k in all default; do
     sysctl -qw "net.ipv4.conf.$k.accept_local=1" "net.ipv4.conf.$k.rp_filter=0"
