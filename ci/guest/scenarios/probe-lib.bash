@@ -36,14 +36,20 @@ res_end() {
   fi
 }
 
-# expect_seconds ID MAX: check ID took at most MAX seconds (its "seconds" in
-# the JSON report).
+# expect_seconds ID MAX: check ID decided within MAX seconds of its first
+# post: its "seconds" in the JSON report less the connection setup its
+# evidence reports ("set up in 1.07 s"). Under TCG emulation connecting two
+# rxe devices alone takes ~1 s (address resolution at RTR), which the
+# completion deadline does not cover.
 expect_seconds() {
-  local id=$1 max=$2 s
+  local id=$1 max=$2 s setup
   s=$(jq -r --arg id "$id" '.checks[]? | select(.id == $id) | .seconds' "$json" 2>/dev/null)
-  if [[ -n "$s" ]] && awk -v s="$s" -v m="$max" 'BEGIN { exit !(s <= m) }'; then
-    record PASS "$scn: $id within ${max}s" "${s}s"
+  setup=$(jq -r --arg id "$id" '.checks[]? | select(.id == $id) | .evidence[].actual' "$json" 2>/dev/null |
+          sed -n 's/.*set up in \([0-9.]*\) s.*/\1/p' | head -1)
+  setup=${setup:-0}
+  if [[ -n "$s" ]] && awk -v s="$s" -v u="$setup" -v m="$max" 'BEGIN { exit !(s - u <= m) }'; then
+    record PASS "$scn: $id within ${max}s of its first post" "${s}s in all, ${setup}s of it connecting"
   else
-    record FAIL "$scn: $id within ${max}s" "${s:-missing}s"
+    record FAIL "$scn: $id within ${max}s of its first post" "${s:-missing}s in all, ${setup}s of it connecting"
   fi
 }
