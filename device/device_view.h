@@ -101,6 +101,11 @@ struct HostInfo {
   std::optional<bool> rxe_loaded;          // /sys/module/rdma_rxe exists
   std::optional<bool> is_root;             // euid 0
   std::optional<bool> in_container;
+  // When in_container: the engine the markers name ("docker", "podman",
+  // "kubernetes", "generic") and the marker that told ("/.dockerenv", ...);
+  // see device/container.h.
+  std::optional<std::string> container_runtime;
+  std::optional<std::string> container_marker;
   std::optional<bool> sysfs_infiniband;    // /sys/class/infiniband exists
   std::optional<bool> dev_infiniband;      // /dev/infiniband exists
   // ibverbs provider libraries found (e.g. "rxe", "mlx5"), from

@@ -33,6 +33,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/rdma_types.h"
+#include "device/container.h"
 #include "verbs/context.h"
 
 namespace rdmacheck {
@@ -395,16 +396,13 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
   h.rxe_loaded = Exists(Join(opts.sysfs_root, "module/rdma_rxe"));
   h.is_root = ::geteuid() == 0;
   {
-    bool marker = Exists(Join(opts.root, ".dockerenv")) ||
-                  Exists(Join(opts.root, "run/.containerenv"));
-    std::optional<std::string> cg = ReadFile(Join(opts.proc_root, "1/cgroup"));
-    if (cg) {
-      for (const char* word : {"docker", "kubepods", "containerd", "libpod"})
-        if (absl::StrContains(*cg, word)) marker = true;
-    }
-    // cgroup v2 shows "0::/" inside most containers, so "false" here means
-    // "no marker found", which is the best sysfs/procfs can say.
-    if (marker || cg) h.in_container = marker;
+    // Markers and their order: device/container.h. "false" means "no marker
+    // found", which is the best sysfs/procfs can say.
+    ContainerFacts c = ClassifyContainer(
+        ReadContainerSigns(opts.root, opts.proc_root, opts.sysfs_root, opts.dev_root));
+    h.in_container = c.in_container;
+    h.container_runtime = c.runtime;
+    h.container_marker = c.marker;
   }
   h.sysfs_infiniband = Exists(Join(opts.sysfs_root, "class/infiniband"));
   h.dev_infiniband = Exists(Join(opts.dev_root, "infiniband"));

@@ -434,6 +434,14 @@ class Parser {
     if (key == "rxe_loaded") return Bool(key, rest, &h.rxe_loaded);
     if (key == "is_root") return Bool(key, rest, &h.is_root);
     if (key == "in_container") return Bool(key, rest, &h.in_container);
+    if (key == "container_runtime") {
+      RDMACHECK_RETURN_IF_ERROR(Str(key, rest, &h.container_runtime));
+      for (const char* rt : {"docker", "podman", "kubernetes", "generic"})
+        if (*h.container_runtime == rt) return absl::OkStatus();
+      return Err(key, absl::StrCat("expected docker, podman, kubernetes or generic, got `",
+                                   *h.container_runtime, "`"));
+    }
+    if (key == "container_marker") return Str(key, rest, &h.container_marker);
     if (key == "sysfs_infiniband") return Bool(key, rest, &h.sysfs_infiniband);
     if (key == "dev_infiniband") return Bool(key, rest, &h.dev_infiniband);
     if (key == "providers") return List(key, rest, &h.providers, &h.providers_known);
@@ -658,6 +666,8 @@ std::string WriteProfile(const DeviceView& view) {
   PutBool(&out, "rxe_loaded", h.rxe_loaded);
   PutBool(&out, "is_root", h.is_root);
   PutBool(&out, "in_container", h.in_container);
+  Put(&out, "container_runtime", h.container_runtime);
+  Put(&out, "container_marker", h.container_marker);
   PutBool(&out, "sysfs_infiniband", h.sysfs_infiniband);
   PutBool(&out, "dev_infiniband", h.dev_infiniband);
   PutList(&out, "providers", h.providers, h.providers_known);

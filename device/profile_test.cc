@@ -37,6 +37,8 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
   EXPECT_EQ(ha.rxe_loaded, hb.rxe_loaded);
   EXPECT_EQ(ha.is_root, hb.is_root);
   EXPECT_EQ(ha.in_container, hb.in_container);
+  EXPECT_EQ(ha.container_runtime, hb.container_runtime);
+  EXPECT_EQ(ha.container_marker, hb.container_marker);
   EXPECT_EQ(ha.sysfs_infiniband, hb.sysfs_infiniband);
   EXPECT_EQ(ha.dev_infiniband, hb.dev_infiniband);
   EXPECT_EQ(ha.providers, hb.providers);
@@ -127,6 +129,8 @@ DeviceView EverythingView() {
   h.rxe_loaded = true;
   h.is_root = false;
   h.in_container = true;
+  h.container_runtime = "podman";
+  h.container_marker = "/run/.containerenv";
   h.sysfs_infiniband = true;
   h.dev_infiniband = false;
   h.providers = {"rxe", "mlx5", "odd name"};
@@ -245,6 +249,15 @@ TEST(ProfileTest, RulesetsAreWrittenLineByLine) {
   EXPECT_THAT(text, HasSubstr("\nudp4791_socket yes\n"));
 }
 
+TEST(ProfileTest, ContainerFactsAreWrittenAndReadBack) {
+  std::string text = WriteProfile(EverythingView());
+  EXPECT_THAT(text, HasSubstr("\nin_container yes\ncontainer_runtime podman\n"
+                              "container_marker /run/.containerenv\n"));
+  ASSERT_OK_AND_ASSIGN(DeviceView back, ParseProfile(text, "c.profile"));
+  EXPECT_EQ(back.host.container_runtime, "podman");
+  EXPECT_EQ(back.host.container_marker, "/run/.containerenv");
+}
+
 TEST(ProfileTest, RoundTripsEmptyView) {
   DeviceView v;
   ASSERT_OK_AND_ASSIGN(DeviceView back, ParseProfile(WriteProfile(v), "empty.profile"));
@@ -342,6 +355,8 @@ const BadCase kBadCases[] = {
      "one number"},
     {"unknown_host_key", "rdmacheck-profile 1\n[host]\nhostnme x\n", "bad.profile:3: ",
      "hostnme", "unknown key in [host]"},
+    {"bad_container_runtime", "rdmacheck-profile 1\n[host]\ncontainer_runtime lxd\n",
+     "bad.profile:3: ", "container_runtime", "expected docker, podman, kubernetes or generic"},
     {"bad_number", "rdmacheck-profile 1\n[host]\nmem_total 24GiB\n", "bad.profile:3: ",
      "mem_total", "non-negative number"},
     {"negative_number", "rdmacheck-profile 1\n[device d]\nattr max_qp -1\n", "bad.profile:3: ",
