@@ -15,7 +15,9 @@
 
 #include "absl/status/statusor.h"
 #include "common/rdma_types.h"
+#include "probe/cq_overrun_types.h"
 #include "probe/probe_types.h"
+#include "probe/qp_memory_types.h"
 
 namespace rdmacheck {
 
@@ -53,6 +55,16 @@ class Device {
   // Only a real device can: models and profiles say Unimplemented.
   virtual absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
     return absl::UnimplementedError("traffic probe needs a live device");
+  }
+  // A deliberately small CQ overrun by a burst of signaled WRs on this
+  // device (probe/cq_overrun.h). Live only.
+  virtual absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
+    return absl::UnimplementedError("CQ overrun probe needs a live device");
+  }
+  // Creates req.count QPs of a class and measures the process's memory
+  // before and after (probe/qp_memory.h). Live only.
+  virtual absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) {
+    return absl::UnimplementedError("measured QP memory needs a live device");
   }
 };
 

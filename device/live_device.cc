@@ -7,7 +7,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "probe/cq_overrun.h"
 #include "probe/probe.h"
+#include "probe/qp_memory.h"
 #include "verbs/resources.h"
 
 namespace rdmacheck {
@@ -144,6 +146,18 @@ absl::StatusOr<ProbeResult> LiveDevice::RunTrafficProbe(const ProbeRequest& req)
   ProbeRequest r = req;
   r.device = ctx_.name();
   return rdmacheck::RunTrafficProbe(r);
+}
+
+absl::StatusOr<CqOverrunResult> LiveDevice::RunCqOverrunProbe(const CqOverrunRequest& req) {
+  CqOverrunRequest r = req;
+  r.device = ctx_.name();
+  return rdmacheck::RunCqOverrunProbe(r);
+}
+
+absl::StatusOr<QpMemoryMeasurement> LiveDevice::MeasureQpMemory(const QpMemoryRequest& req) {
+  QpMemoryRequest r = req;
+  r.device = ctx_.name();
+  return rdmacheck::MeasureQpMemory(r);
 }
 
 }  // namespace rdmacheck

@@ -44,6 +44,10 @@ class LiveDevice : public Device {
   uint64_t CqMemory(uint32_t granted_cqe) const override;
   // probe/probe.h's RunTrafficProbe with req.device set to this device.
   absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override;
+  // probe/cq_overrun.h's RunCqOverrunProbe on this device.
+  absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override;
+  // probe/qp_memory.h's MeasureQpMemory on this device.
+  absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override;
 
   // What the last CreateQp noticed (create vs query disagreement, a CQ
   // capped at max_cqe); empty when nothing.
