@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "device/container.h"
 
 namespace rdmacheck {
 namespace {
@@ -45,11 +46,9 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   bool any = false;
   if (in_container && h.sysfs_infiniband.value_or(false) && !h.dev_infiniband.value_or(true)) {
     any = true;
-    r.Note("likely cause: the host has RDMA devices but this container was not given /dev/infiniband");
-    r.Remedy("docker run --device=/dev/infiniband/uverbs0 --device=/dev/infiniband/rdma_cm "
-             "--cap-add=IPC_LOCK --ulimit memlock=-1 --network host IMAGE rdmacheck");
-    r.Remedy("Kubernetes: request the RDMA device plugin's resource and add IPC_LOCK to "
-             "securityContext.capabilities.add");
+    r.Note(absl::StrCat("likely cause: the host has RDMA devices but this container was not given "
+                        "/dev/infiniband; ", DescribeContainer(h)));
+    for (const std::string& line : ContainerRemedies(h, kNeedDevices)) r.Remedy(line);
     r.Remedy("ls -l /dev/infiniband   # inside the container: uverbs0 and rdma_cm must be listed");
   }
   if (h.providers_known && h.providers.empty()) {

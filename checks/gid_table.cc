@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "device/container.h"
 
 namespace rdmacheck {
 
@@ -125,8 +126,30 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     return;
   }
 
+  // In a container with its own network namespace the kernel still shows
+  // the device's GIDs, but their netdev (and its addresses) belong to the
+  // host's namespace: rdma_cm there cannot resolve them and a peer's packets
+  // never reach this namespace.
+  const HostInfo& h = ctx.view.host;
+  const std::optional<std::string> port_nd = PortNetdev(d, p);
+  const bool container = h.in_container.value_or(false);
+  if (container && port_nd && !ctx.view.netdevs.empty() && ctx.view.Netdev(*port_nd) == nullptr) {
+    std::vector<std::string> seen;
+    for (const NetdevInfo& n : ctx.view.netdevs) seen.push_back(n.name);
+    r.Expect(absl::StrCat(subj, " netdev ", *port_nd), "in this network namespace (host network)",
+             absl::StrCat("not visible (this namespace has ", absl::StrJoin(seen, ", "), ")"),
+             Verdict::kFail);
+    r.Note(absl::StrCat("the GIDs of ", subj, " are made from ", *port_nd,
+                        ", which is in the host's network namespace: ", DescribeContainer(h),
+                        " has its own, so rdma_cm cannot use them and RoCE traffic does not reach it"));
+    for (const std::string& line : ContainerRemedies(h, kNeedHostNetwork)) r.Remedy(line);
+    r.Remedy(absl::StrCat("ip -br addr show dev ", *port_nd,
+                          "   # inside the container: must list it with its address"));
+    return;
+  }
+
   if (!has_addr) {
-    std::string nd = PortNetdev(d, p).value_or("<netdev>");
+    std::string nd = port_nd.value_or("<netdev>");
     r.Expect(absl::StrCat(subj, " GIDs with an address"),
              "an IPv4-mapped (::ffff:a.b.c.d) or global IPv6 entry",
              indexes.empty() ? "none: the table is empty" : "only IPv6 link-local (fe80::)",
@@ -137,6 +160,9 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     }
     r.Note(absl::StrCat("RoCE GIDs are made from the addresses of ", nd,
                         ": without an IP address there is nothing a peer can reach"));
+    if (container) {
+      for (const std::string& line : ContainerRemedies(h, kNeedHostNetwork)) r.Remedy(line);
+    }
     r.Remedy(absl::StrCat("ip addr add 198.18.0.1/24 dev ", nd,
                           "   # 198.18.0.1/24 is a placeholder: choose this host's address and prefix"));
     r.Remedy(absl::StrCat("ibv_devinfo -d ", d.name, " -i ", p.port_num,

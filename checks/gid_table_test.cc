@@ -48,6 +48,46 @@ TEST(GidTable, PassesAndNamesTheIpv4EntryOnTheGuestPair) {
   EXPECT_THAT(AllText(r), HasSubstr("ibv_rc_pingpong -d rxe0 -i 1 -g 1"));
 }
 
+// A container with its own network namespace: the kernel still lists rxe0's
+// GIDs, but va (and vb) are not among the netdevs it sees (only lo, as in
+// ci/guest/scenarios/44-container-no-host-network.sh).
+DeviceView OwnNetns(const char* runtime) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.host.in_container = true;
+  if (runtime) v.host.container_runtime = runtime;
+  NetdevInfo lo;
+  lo.name = "lo";
+  v.netdevs = {lo};
+  return v;
+}
+
+TEST(GidTable, ContainerWithoutHostNetworkFailsWithTheRuntimesRemedy) {
+  struct Row {
+    const char* runtime;
+    const char* remedy;
+  } rows[] = {
+      {nullptr, "docker run --device=/dev/infiniband/uverbs0"},
+      {"podman", "missing here: --network host"},
+      {"kubernetes", "hostNetwork: true"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.runtime ? row.runtime : "generic");
+    Result r = RunOnView(GidTableCheck(), OwnNetns(row.runtime), FixturePlan("rxe_guest.plan"));
+    EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+    EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 netdev va", "not visible (this namespace has lo)",
+                                                 Verdict::kFail)));
+    EXPECT_THAT(r.remediation, Contains(HasSubstr(row.remedy)));
+    EXPECT_THAT(r.remediation.back(), HasSubstr("ip -br addr show dev va"));
+  }
+}
+
+TEST(GidTable, HostWithTheSameViewIsNotBlamedOnTheNamespace) {
+  DeviceView v = OwnNetns(nullptr);
+  v.host.in_container = false;
+  Result r = RunOnView(GidTableCheck(), v, FixturePlan("rxe_guest.plan"));
+  EXPECT_THAT(AllText(r), ::testing::Not(HasSubstr("network namespace")));
+}
+
 TEST(GidTable, FailsOnTheLinkLocalIndex) {
   Plan p = FixturePlan("rxe_guest.plan");
   p.gid_index = 0;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "checks/memory_budget.h"
+#include "device/container.h"
 
 namespace rdmacheck {
 
@@ -44,10 +45,14 @@ void Remedies(const CheckContext& ctx, uint64_t need, ResultBuilder& r) {
     r.Remedy("printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' > "
              "/etc/security/limits.d/rdma.conf   # every login (a systemd service: LimitMEMLOCK=infinity)");
   }
-  if (!h.in_container || container) {
-    r.Remedy("docker run --ulimit memlock=-1 ...   # Docker: lift the container's limit");
-    r.Remedy("Kubernetes: add IPC_LOCK to the container's securityContext.capabilities.add (the kernel "
-             "then pins past the limit)");
+  if (container) {
+    // Without IPC_LOCK the limit must go; with it the kernel pins past it.
+    unsigned needs = kNeedMemlock | (h.cap_ipc_lock.value_or(false) ? 0u : unsigned{kNeedIpcLock});
+    for (const std::string& line : ContainerRemedies(h, needs)) r.Remedy(line);
+  } else if (!h.in_container) {
+    // Not known whether this is a container: the docker flag too.
+    r.Remedy("docker run --ulimit memlock=-1 ...   # if this runs in a container (Kubernetes: "
+             "securityContext.capabilities.add: [\"IPC_LOCK\"])");
   }
   r.Remedy("ulimit -l   # in the service's shell or container: shows unlimited (or the new KiB)");
 }

@@ -12,6 +12,7 @@ using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::rdmacheck::testing::RunOnViewWithModel;
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -79,8 +80,9 @@ TEST(Memlock, ContainerGetsDockerAndKubernetesRemedies) {
   v.host.in_container = true;
   Result r = RunModel(v, FixturePlan("config_b.plan"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
-  EXPECT_THAT(r.remediation, Contains(HasSubstr("docker run --ulimit memlock=-1")));
-  EXPECT_THAT(r.remediation, Contains(HasSubstr("IPC_LOCK")));
+  EXPECT_THAT(r.remediation, Contains(AllOf(HasSubstr("docker run "), HasSubstr("--ulimit memlock=-1"),
+                                             HasSubstr("missing here: --cap-add=IPC_LOCK --ulimit memlock=-1"))));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("capabilities.add: [\"IPC_LOCK\"]")));
   EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("limits.d"))));
 }
 

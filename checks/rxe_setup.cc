@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "device/container.h"
 
 namespace rdmacheck {
 namespace {
@@ -46,6 +47,13 @@ std::string SomeNetdev(const DeviceView& v) {
   for (const NetdevInfo& n : v.netdevs)
     if (n.name != "lo" && n.operstate && *n.operstate == "up" && HasAddress(n)) return n.name;
   return "DEV";
+}
+
+std::vector<std::string> Uverbs(const std::vector<const DeviceInfo*>& devs) {
+  std::vector<std::string> out;
+  for (const DeviceInfo* d : devs)
+    if (d->uverbs) out.push_back(*d->uverbs);
+  return out;
 }
 
 }  // namespace
@@ -191,13 +199,9 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
     }
     if (node_bad) {
       if (container) {
-        r.Note("in a container the host's /dev/infiniband must be passed in");
-        std::vector<std::string> flags;
-        for (const DeviceInfo* d : devs)
-          if (d->uverbs) flags.push_back(absl::StrCat("--device=/dev/infiniband/", *d->uverbs));
-        flags.push_back("--device=/dev/infiniband/rdma_cm");
-        r.Remedy(absl::StrCat("docker run ", absl::StrJoin(flags, " "),
-                              " --cap-add=IPC_LOCK --ulimit memlock=-1 IMAGE"));
+        r.Note(absl::StrCat("in a container the host's /dev/infiniband must be passed in; ",
+                            DescribeContainer(h)));
+        for (const std::string& line : ContainerRemedies(h, kNeedDevices, Uverbs(devs))) r.Remedy(line);
         r.Remedy("ls -l /dev/infiniband   # inside the container: uverbs* and rdma_cm, crw-rw-rw-");
       } else {
         r.Remedy("modprobe ib_uverbs rdma_ucm");
@@ -217,8 +221,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
              ok ? Verdict::kPass : Verdict::kFail);
     if (!ok) {
       r.Note("without IPC_LOCK ibv_reg_mr beyond RLIMIT_MEMLOCK fails with \"Cannot allocate memory\"");
-      r.Remedy("docker run --cap-add=IPC_LOCK --ulimit memlock=-1 ...   # Kubernetes: "
-               "securityContext.capabilities.add: [\"IPC_LOCK\"]");
+      for (const std::string& line : ContainerRemedies(h, kNeedIpcLock, Uverbs(devs))) r.Remedy(line);
       r.Remedy("grep CapEff /proc/self/status   # inside the container: bit 14 (0x4000) set");
     }
   }

@@ -67,6 +67,13 @@ const FaultCase kFaults[] = {
      "rxe0 /dev/infiniband/uverbs0", "missing",
      "docker run --device=/dev/infiniband/uverbs0 --device=/dev/infiniband/rdma_cm "
      "--cap-add=IPC_LOCK"},
+    {"kubernetes_without_nodes",
+     [](DeviceView* v) {
+       v->host.in_container = true;
+       v->host.container_runtime = "kubernetes";
+       v->host.dev_nodes = {{"rdma_cm", "missing"}};
+     },
+     "rxe0 /dev/infiniband/uverbs0", "missing", "resources.limits: {rdma/hca_shared_devices_a: 1}"},
     {"container_without_ipc_lock",
      [](DeviceView* v) {
        v->host.in_container = true;
