@@ -26,6 +26,7 @@
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "report/text.h"
+#include "watch/watch.h"
 
 namespace rdmacheck {
 namespace {
@@ -269,6 +270,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "capture") return RunCapture(f, prog);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
+  if (f.command == "watch") return RunWatchCommand(f.rest, std::cout, std::cerr);
   if (f.command == "diag") {
     DiagEnv env{
         [](const std::optional<std::string>& profile,

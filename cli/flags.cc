@@ -25,7 +25,8 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
   CliFlags f;
   size_t i = 0;
   // Subcommands that parse their own arguments take everything after them.
-  if (!args.empty() && (args[0] == "explain" || args[0] == "diag")) {
+  if (!args.empty() && (args[0] == "explain" || args[0] == "diag" || args[0] == "watch" ||
+                        args[0] == "serve")) {
     f.command = args[0];
     f.rest.assign(args.begin() + 1, args.end());
     return f;
@@ -121,6 +122,8 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
       if (st.ok() && (!absl::SimpleAtod(*v, &d) || !(d > 0 && d <= 3600)))
         return Bad(name, *v, "a number of seconds in (0, 3600]");
       if (st.ok()) f.check_deadline_s = d;
+    } else if (name == "--peer") {
+      st = need(f.peer);
     } else if (name == "--probe-deadline") {
       std::optional<std::string> v;
       st = need(v);
@@ -148,6 +151,11 @@ Usage:
   rdmacheck report [FLAGS] [LOG...] one bundle for a support ticket: the capture,
                                     every check's result, explain's findings on LOGs
   rdmacheck diag create-qp [FLAGS]  find which QP attribute an EINVAL is about
+  rdmacheck watch [--interval S] [--count N] [--format text|json] [-d DEV]
+                                    every QP on this host with its process; flags QPs
+                                    in error or not progressing (docs/watch.md)
+  rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once]
+                                    the far end for --peer (docs/peer-mode.md)
 
 Flags:
   -d, --ib-dev DEV        only this RDMA device (e.g. rxe0, mlx5_0)
@@ -164,6 +172,8 @@ Flags:
   --check-deadline SECS   stop waiting for a check after SECS (default 10)
   --probe-deadline SECS   hung-qp, sge-page-crossing: a work request without a
                           completion after SECS is hung (default 2)
+  --peer HOST[:PORT]      compare with and probe across to `rdmacheck serve` on
+                          HOST (default port 18516; docs/peer-mode.md)
   --color WHEN            auto (default: on a terminal), always, never
   --version, -h/--help
 

@@ -15,7 +15,8 @@
 namespace rdmacheck {
 
 struct CliFlags {
-  // "" (run the checks), "capture", "list", "report", "explain", "diag".
+  // "" (run the checks), "capture", "list", "report", "explain", "diag",
+  // "watch", "serve".
   std::string command;
   std::optional<std::string> device;     // -d, --ib-dev
   std::optional<int> port;               // -i, --ib-port
@@ -23,6 +24,7 @@ struct CliFlags {
   std::optional<std::string> profile;    // --profile FILE
   std::optional<std::string> plan;       // --plan FILE
   std::optional<std::string> output;     // -o, --output FILE
+  std::optional<std::string> peer;       // --peer HOST[:PORT] (rdmacheck serve there)
   std::string format = "text";           // --format text|json|junit
   std::string checks;                    // --checks GLOBS
   std::string skip;                      // --skip GLOBS
