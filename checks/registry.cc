@@ -10,6 +10,7 @@
 #include "absl/strings/strip.h"
 #include "checks/cap_readback.h"
 #include "checks/cq_depth.h"
+#include "checks/cq_overrun.h"
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
 #include "checks/firewall_4791.h"
@@ -30,6 +31,7 @@ const std::vector<const Check*>& AllChecks() {
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
       new CapReadbackCheck(),
       new CqDepthCheck(),
+      new CqOverrunCheck(),
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
       new Firewall4791Check(),

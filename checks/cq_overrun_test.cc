@@ -1,0 +1,192 @@
+#include "checks/cq_overrun.h"
+
+#include <memory>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceRow;
+using ::rdmacheck::testing::FixturePlan;
+using ::rdmacheck::testing::FixtureProfile;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+// A Device whose CQ overrun probe returns a canned result and keeps the request.
+class FakeOverrunDevice : public Device {
+ public:
+  FakeOverrunDevice(absl::StatusOr<CqOverrunResult> canned, CqOverrunRequest* seen)
+      : canned_(std::move(canned)), seen_(seen) {}
+  std::string Describe() const override { return "fake"; }
+  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return absl::UnimplementedError("fake"); }
+  absl::StatusOr<uint32_t> CreateCq(uint32_t) override { return absl::UnimplementedError("fake"); }
+  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
+  uint64_t CqMemory(uint32_t) const override { return 0; }
+  absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override {
+    if (seen_ != nullptr) *seen_ = req;
+    return canned_;
+  }
+
+ private:
+  absl::StatusOr<CqOverrunResult> canned_;
+  CqOverrunRequest* seen_;
+};
+
+DeviceView Live() {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.source = "live";
+  return v;
+}
+
+CqOverrunResult Base() {
+  CqOverrunResult r;
+  r.device = "rxe0";
+  r.gid_index = 1;
+  r.gid = "::ffff:198.18.0.1";
+  r.requested_cqe = 4;
+  r.granted_cqe = 7;
+  r.granted_send_wr = 31;
+  r.posted = 16;
+  r.post_seconds = 0.0004;
+  r.setup_seconds = 0.02;
+  return r;
+}
+
+// rxe as rdma-facts.md describes it: CQ_ERR, QP to ERR, what fit is kept.
+CqOverrunResult Signalled() {
+  CqOverrunResult r = Base();
+  r.cq_err_seconds = 0.0031;
+  r.events = {{"IBV_EVENT_CQ_ERR (CQ error) on rxe0", 0.0031}, {"IBV_EVENT_CQ_ERR (CQ error) on rxe0", 0.0035}};
+  r.qp_state_after = "ERR";
+  r.statuses = {{"success", 7}};
+  r.polled = 7;
+  r.polled_success = 7;
+  r.next_wr = "completed: Work Request Flushed Error";
+  r.qp_state_final = "ERR";
+  return r;
+}
+
+// A device that drops completions without a word.
+CqOverrunResult Silent() {
+  CqOverrunResult r = Base();
+  r.qp_state_after = "RTS";
+  r.statuses = {{"success", 7}};
+  r.polled = 7;
+  r.polled_success = 7;
+  r.next_wr = "completed: success";
+  r.qp_state_final = "RTS";
+  return r;
+}
+
+Result RunWith(const DeviceView& view, absl::StatusOr<CqOverrunResult> canned, CqOverrunRequest* seen,
+               const Plan& plan, Options opts = Options()) {
+  opts.device = "rxe0";
+  CheckContext ctx{view, plan, opts, [&](const DeviceInfo&) -> std::unique_ptr<Device> {
+                     return std::make_unique<FakeOverrunDevice>(canned, seen);
+                   }};
+  return CqOverrunCheck().Run(ctx);
+}
+
+TEST(CqOverrunTest, ProfileSkipsNeedingALiveDevice) {
+  Result r = testing::RunOnModel(CqOverrunCheck(), "rxe_mtu9000.profile");
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_EQ(r.skip_reason, "needs a live device");
+  EXPECT_TRUE(CqOverrunCheck().live_only());
+}
+
+TEST(CqOverrunTest, DeviceWithoutTheProbeSkipsWithItsReason) {
+  // A live view whose Device is a driver model (no probe): Device's default.
+  Plan plan = FixturePlan("");
+  Options o;
+  DeviceView v = Live();
+  CheckContext ctx{v, plan, o, [](const DeviceInfo& d) -> std::unique_ptr<Device> {
+                     class NoProbe : public FakeOverrunDevice {
+                      public:
+                       NoProbe() : FakeOverrunDevice(CqOverrunResult(), nullptr) {}
+                       absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override {
+                         return Device::RunCqOverrunProbe(req);
+                       }
+                     };
+                     return std::make_unique<NoProbe>();
+                   }};
+  Result r = CqOverrunCheck().Run(ctx);
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_EQ(r.skip_reason, "CQ overrun probe needs a live device");
+}
+
+TEST(CqOverrunTest, SignalledOverrunPassesAndReportsWhatHappened) {
+  CqOverrunRequest seen;
+  Options o;
+  o.probe_deadline_s = 1.5;
+  Result r = RunWith(Live(), Signalled(), &seen, FixturePlan("incident_cq3000.plan"), o);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_EQ(seen.device, "rxe0");
+  EXPECT_EQ(seen.cqe, 4u);
+  EXPECT_EQ(seen.deadline_s, 1.5);
+  EXPECT_EQ(seen.gid_index, 1);  // the IPv4-mapped RoCE v2 GID of the profile
+  EXPECT_EQ(r.title,
+            "rxe0 signals a CQ overrun with IBV_EVENT_CQ_ERR after 3.10 ms; QP moved to ERR; 7 completions kept, "
+            "9 lost");
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 small CQ and burst",
+                                               "cqe 7 granted; 16 signaled RDMA WRITEs of 64 B", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 CQ overrun event", "IBV_EVENT_CQ_ERR after 3.10 ms (2 CQ_ERR events",
+                                               Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 sender QP state after the overrun", "ERR", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 completions polled after the burst",
+                                               "7 of 16 (7 success); 9 lost", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 a WR posted after the drain",
+                                               "completed: Work Request Flushed Error; QP ERR", Verdict::kPass)));
+  // Tied to the plan's CQs and cq-depth.
+  EXPECT_THAT(AllText(r), HasSubstr("--checks cq-depth"));
+  EXPECT_THAT(AllText(r), HasSubstr("granted send + receive WRs"));
+  EXPECT_THAT(r.remediation, IsEmpty());
+}
+
+TEST(CqOverrunTest, SilentLossWarnsWithRemediation) {
+  Plan plan = FixturePlan("incident_cq3000.plan");
+  Result r = RunWith(Live(), Silent(), nullptr, plan);
+  EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 CQ overrun event", "none within 2 s", Verdict::kWarn)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 completions polled after the burst", "9 lost", Verdict::kWarn)));
+  EXPECT_THAT(r.title, HasSubstr("rxe0 raised no IBV_EVENT_CQ_ERR; QP stayed in RTS; 7 completions kept, 9 lost"));
+  ASSERT_EQ(r.remediation.size(), 3u);
+  EXPECT_THAT(r.remediation[0], HasSubstr(absl::StrCat("--plan ", plan.path, " -d rxe0 --checks cq-depth")));
+  EXPECT_THAT(r.remediation[2], HasSubstr("--checks cq-depth,cq-overrun"));
+}
+
+TEST(CqOverrunTest, NoOverrunAtAllWarns) {
+  CqOverrunResult r = Silent();
+  r.polled = 16;
+  r.statuses = {{"success", 16}};
+  Result res = RunWith(Live(), r, nullptr, FixturePlan(""));
+  EXPECT_EQ(res.verdict, Verdict::kWarn);
+  EXPECT_THAT(AllText(res), HasSubstr("kept all 16 completions in a CQ granted 7 entries"));
+  EXPECT_THAT(res.remediation, IsEmpty());
+}
+
+TEST(CqOverrunTest, SetupErrorIsCouldNotCarryOut) {
+  Result r = RunWith(Live(), absl::FailedPreconditionError("rxe0 port 1 is DOWN, not ACTIVE"), nullptr, FixturePlan(""));
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 CQ overrun probe setup", "port 1 is DOWN", Verdict::kWarn)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("--checks port-active -d rxe0")));
+}
+
+TEST(CqOverrunTest, InterruptedWarnsAndSaysReleased) {
+  CqOverrunResult c = Base();
+  c.interrupted = true;
+  c.qp_state_after = "RTS";
+  c.next_wr = "not posted (interrupted)";
+  Result r = RunWith(Live(), c, nullptr, FixturePlan(""));
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(AllText(r), HasSubstr("interrupted (SIGINT): every resource was released"));
+  EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("do not rely"))));
+}
+
+}  // namespace
+}  // namespace rdmacheck
