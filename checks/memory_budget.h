@@ -2,6 +2,8 @@
 // queue, CQ share and driver context of every QP class, plus CQs and SRQs),
 // sized by the device's driver model with granted caps, against the plan's
 // memory_budget and the host's MemTotal. FAIL over either, WARN above 90%.
+// On a live device it also measures: creates up to 64 QPs of each class and
+// shows the process's VmRSS/VmPin/VmLck growth per QP beside the model.
 // Doc: docs/checks/memory-budget.md
 //
 // Also exports the plan memory model the memlock check reuses:
@@ -70,6 +72,9 @@ class MemoryBudgetCheck : public Check {
   Result Run(const CheckContext& ctx) const override;
 
   static constexpr double kWarnRatio = 0.9;
+  // Live: the measured QPs of a class take at most this much by the model
+  // (and at most QpMemoryRequest::kMaxQps of them are made).
+  static constexpr uint64_t kMeasureBytes = 256ull << 20;
 };
 
 }  // namespace rdmacheck

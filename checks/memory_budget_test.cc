@@ -16,6 +16,7 @@ using ::rdmacheck::testing::RunOnView;
 using ::rdmacheck::testing::RunOnViewWithModel;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Runs on `profile` with the plan's device cleared (fixture plans may name
 // rxe0) and only the first device selected, with its driver model.
@@ -125,6 +126,97 @@ TEST(MemoryBudget, SkipsOrSaysWhyWhenItCannotSize) {
   r = RunOnViewWithModel(MemoryBudgetCheck(), FixtureProfile("no_device.profile"), DefaultPlan());
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_THAT(r.skip_reason, HasSubstr("no RDMA device"));
+}
+
+// The rxe model for sizing, plus a canned measurement as a live device gives.
+class MeasuringDevice : public Device {
+ public:
+  MeasuringDevice(const DeviceInfo& info, absl::StatusOr<QpMemoryMeasurement> canned,
+                  std::vector<QpMemoryRequest>* seen)
+      : model_(MakeDriverModel(info)), canned_(std::move(canned)), seen_(seen) {}
+  std::string Describe() const override { return "live rxe0"; }
+  absl::StatusOr<QpCaps> CreateQp(const QpRequest& r) override { return model_->CreateQp(r); }
+  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return model_->CreateCq(cqe); }
+  QueueMemory QpMemory(const QpRequest& r, const QpCaps& g) const override { return model_->QpMemory(r, g); }
+  uint64_t CqMemory(uint32_t cqe) const override { return model_->CqMemory(cqe); }
+  absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override {
+    seen_->push_back(req);
+    return canned_;
+  }
+
+ private:
+  std::unique_ptr<Device> model_;
+  absl::StatusOr<QpMemoryMeasurement> canned_;
+  std::vector<QpMemoryRequest>* seen_;
+};
+
+Result RunMeasured(const char* plan, absl::StatusOr<QpMemoryMeasurement> canned,
+                   std::vector<QpMemoryRequest>* seen) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.source = "live";
+  Plan p = FixturePlan(plan);
+  Options o;
+  o.device = "rxe0";
+  CheckContext ctx{v, p, o, [&](const DeviceInfo& info) -> std::unique_ptr<Device> {
+                     return std::make_unique<MeasuringDevice>(info, canned, seen);
+                   }};
+  return MemoryBudgetCheck().Run(ctx);
+}
+
+TEST(MemoryBudget, LiveShowsMeasuredMemoryBesideTheModel) {
+  // 2 QPs of rxe_guest.plan's class; the process grew by 2 x 1 MiB resident,
+  // the kernel's vmalloc area by the same.
+  QpMemoryMeasurement m;
+  m.created = 2;
+  m.requested = 2;
+  m.before.vm_rss = 10u << 20;
+  m.after.vm_rss = 12u << 20;
+  m.before.vm_pin = 0;
+  m.after.vm_pin = 0;
+  m.before.vm_lck = 0;
+  m.after.vm_lck = 0;
+  m.before.vmalloc_used = 100u << 20;
+  m.after.vmalloc_used = 102u << 20;
+  m.seconds = 0.01;
+  std::vector<QpMemoryRequest> seen;
+  Result r = RunMeasured("rxe_guest.plan", m, &seen);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].count, 2u);  // min(count, 64)
+  EXPECT_EQ(seen[0].caps.max_send_wr, 256u);
+  EXPECT_LE(seen[0].deadline_s, 5.0);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0: QP class probe measured",
+                                               "VmRSS +1 MiB, VmPin +0 B, VmLck +0 B per QP over 2 QPs; kernel "
+                                               "VmallocUsed +1 MiB per QP",
+                                               Verdict::kPass)));
+  // The model rows stay, and the note compares the two.
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("QP class probe x2 send queue", "per QP", Verdict::kPass)));
+  EXPECT_THAT(AllText(r), HasSubstr("measured VmRSS +1 MiB per QP over 2 QPs"));
+  EXPECT_THAT(AllText(r), Not(HasSubstr("these are model numbers")));
+}
+
+TEST(MemoryBudget, LiveMeasurementIsBoundedInCountAndBytes) {
+  // incident_memory.plan: 800 QPs of 4 MiB+ each by the rxe model: at most
+  // 256 MiB of them, far under 64.
+  QpMemoryMeasurement m;
+  m.created = 1;
+  m.requested = 1;
+  std::vector<QpMemoryRequest> seen;
+  Result r = RunMeasured("incident_memory.plan", m, &seen);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_GE(seen[0].count, 1u);
+  EXPECT_LT(seen[0].count, 64u);
+  EXPECT_THAT(AllText(r), HasSubstr("of its 800 QPs (at most 64 and 256 MiB by the model)"));
+}
+
+TEST(MemoryBudget, MeasurementErrorWarnsAndProfileSaysModelOnly) {
+  std::vector<QpMemoryRequest> seen;
+  Result r = RunMeasured("rxe_guest.plan", absl::ResourceExhaustedError("ibv_create_qp(dev=rxe0): Cannot allocate memory"),
+                         &seen);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("QP class probe measured",
+                                               "could not measure: ibv_create_qp(dev=rxe0): Cannot allocate memory",
+                                               Verdict::kWarn)));
+  Result p = RunModel("rxe_mtu9000.profile", "rxe_guest.plan");
+  EXPECT_THAT(AllText(p), HasSubstr("measured QP memory needs a live device: these are model numbers"));
 }
 
 }  // namespace
