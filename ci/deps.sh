@@ -12,6 +12,7 @@ pkgs=(
   nlohmann-json3-dev       # JSON output (header-only)
   libtinyxml2-dev          # tests parse JUnit XML
   python3                  # coverage stand-ins, benchmarks
+  python3-yaml             # ci/container's examples_test parses the YAML examples
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then
