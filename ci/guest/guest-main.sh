@@ -104,6 +104,8 @@ run_gtests() {
 #   undo() { ...; }         optional: repairs what fault broke
 #   limits='ulimit -l 64'   optional: run in the subshell that runs rdmacheck
 #   args=(...)              rdmacheck arguments (--format=json is added)
+#   wrap=(...)              optional: a command that runs rdmacheck for it,
+#                           e.g. inside an OCI container (scenarios/container-run.bash)
 # and lists its expectations, each one result:
 #   expect ID VERDICT [SUBSTRING]     check ID has VERDICT, and SUBSTRING occurs
 #                                     (any case) in its title, skip reason,
@@ -173,7 +175,7 @@ run_scenario() {
   local file=$1 base
   base=$(basename "$file" .sh)
   unset -f fault undo
-  name=$base mtu=9000 limits="" args=() EXPECTS=()
+  name=$base mtu=9000 limits="" args=() wrap=() EXPECTS=()
   # shellcheck disable=SC1090
   source "$file"
   local scn="$base" json=$OUT/scenarios/$base.json err=$OUT/scenarios/$base.err rc=0 e
@@ -191,7 +193,7 @@ run_scenario() {
   echo "rdmacheck ${args[*]} --format=json"
   (
     eval "$limits"
-    exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "$RDMACHECK" "${args[@]}" --format=json
+    exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${wrap[@]}" "$RDMACHECK" "${args[@]}" --format=json
   ) >"$json" 2>"$err" || rc=$?
   echo "rdmacheck exit $rc; $(jq -c '.summary' "$json" 2>/dev/null || head -c 300 "$json")"
   jq -r '.checks[]? | "  [\(.verdict)] \(.id)  \(.title)"' "$json" 2>/dev/null
@@ -225,6 +227,28 @@ run_scenarios() {
     [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
     timed "scenario $(basename "$f" .sh)" run_scenario "$f"
   done
+}
+
+# --- 3b. the live check suite (//checks:live) -----------------------------------
+# What `bazel test //checks:live --config=live` runs: one GoogleTest case per
+# check against this host's devices. On the healthy pair its XML must hold a
+# testcase for every check and no failure.
+run_live_suite() {
+  local bin=$SHARE/bin/checks_live xml=$OUT/tests/checks_live.xml log=$OUT/tests/checks_live.log rc=0
+  [[ -x "$bin" ]] || { record FAIL "live suite" "no checks_live binary in the share"; return 0; }
+  topo_ensure 9000 0 || { record FAIL "live suite" "topology"; return 0; }
+  RDMACHECK_DEVICE=rxe0 RDMACHECK_PLAN=$SHARE/plans/rxe_healthy.plan \
+    timeout -k 5 300 "$bin" --gtest_color=no --gtest_output="xml:$xml" >"$log" 2>&1 || rc=$?
+  local want got fails
+  want=$("$RDMACHECK" list | wc -l)
+  got=$(grep -c '<testcase ' "$xml" 2>/dev/null || true)
+  fails=$(grep -c '<failure' "$xml" 2>/dev/null || true)
+  if ((rc == 0)); then record PASS "live suite: exit 0 on the healthy pair"
+  else record FAIL "live suite: exit 0 on the healthy pair" "exit $rc; see out/tests/checks_live.log"; fi
+  if [[ "$got" == "$want" ]]; then record PASS "live suite: one testcase per check in its XML" "$got"
+  else record FAIL "live suite: one testcase per check in its XML" "$got testcases, $want checks"; fi
+  if [[ "$fails" == 0 && -s "$xml" ]]; then record PASS "live suite: no failure in its XML"
+  else record FAIL "live suite: no failure in its XML" "$fails failures; see out/tests/checks_live.xml"; fi
 }
 
 # --- 4. capture ----------------------------------------------------------------
@@ -266,6 +290,7 @@ timed smoke smoke
 if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   timed gtests run_gtests
   timed scenarios run_scenarios
+  timed live-suite run_live_suite
   timed captures run_captures
 fi
 topo_down
