@@ -146,6 +146,8 @@ void MeasureClasses(const CheckContext& ctx, const DeviceInfo& info, Device& dev
                                       PerQpText(mm, mm.before.vm_pin, mm.after.vm_pin), ", VmLck ",
                                       PerQpText(mm, mm.before.vm_lck, mm.after.vm_lck), " per QP over ",
                                       mm.created, " QP", mm.created == 1 ? "" : "s");
+    if (std::optional<uint64_t> u = mm.PerQp(mm.before.uverbs_mapped, mm.after.uverbs_mapped))
+      absl::StrAppend(&actual, "; mapped from uverbs +", HumanBytes(*u), " per QP");
     if (std::optional<uint64_t> k = mm.PerQp(mm.before.vmalloc_used, mm.after.vmalloc_used))
       absl::StrAppend(&actual, "; kernel VmallocUsed +", HumanBytes(*k), " per QP (system-wide)");
     absl::StrAppend(&actual, absl::StrFormat(" (%.2f s)", mm.seconds));
@@ -154,10 +156,12 @@ void MeasureClasses(const CheckContext& ctx, const DeviceInfo& info, Device& dev
     // (mlx5 pins user-space queue buffers), whichever is larger.
     const uint64_t rss = mm.PerQp(mm.before.vm_rss, mm.after.vm_rss).value_or(0);
     const uint64_t pin = mm.PerQp(mm.before.vm_pin, mm.after.vm_pin).value_or(0);
-    const uint64_t measured = std::max(rss, pin);
+    const uint64_t mapped = mm.PerQp(mm.before.uverbs_mapped, mm.after.uverbs_mapped).value_or(0);
+    const uint64_t measured = std::max({rss, pin, mapped});
+    const char* which = measured == mapped ? "uverbs mappings" : measured == pin ? "VmPin" : "VmRSS";
     if (model > 0 && measured > 0) {
       r.Note(absl::StrFormat("QP class %s: model %s per QP, measured %s +%s per QP over %u QPs (%.0f%% of the model)",
-                             q.name, HumanBytes(model), pin > rss ? "VmPin" : "VmRSS", HumanBytes(measured),
+                             q.name, HumanBytes(model), which, HumanBytes(measured),
                              mm.created, 100.0 * static_cast<double>(measured) / static_cast<double>(model)));
     }
     if (mm.created < mm.requested)

@@ -192,6 +192,15 @@ TEST(MemoryBudget, LiveShowsMeasuredMemoryBesideTheModel) {
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("QP class probe x2 send queue", "per QP", Verdict::kPass)));
   EXPECT_THAT(AllText(r), HasSubstr("measured VmRSS +1 MiB per QP over 2 QPs"));
   EXPECT_THAT(AllText(r), Not(HasSubstr("these are model numbers")));
+
+  // rxe in the guest: VmRSS does not move, the uverbs mappings do.
+  m.after.vm_rss = m.before.vm_rss;
+  m.before.uverbs_mapped = 4096;
+  m.after.uverbs_mapped = 4096 + 2 * 155648;
+  r = RunMeasured("rxe_guest.plan", m, &seen);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("QP class probe measured", "; mapped from uverbs +152 KiB per QP",
+                                               Verdict::kPass)));
+  EXPECT_THAT(AllText(r), HasSubstr("measured uverbs mappings +152 KiB per QP over 2 QPs"));
 }
 
 TEST(MemoryBudget, LiveMeasurementIsBoundedInCountAndBytes) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -75,14 +76,30 @@ absl::Status ParseMemoryFields(absl::string_view text, absl::string_view what, M
   return absl::OkStatus();
 }
 
+uint64_t UverbsMappedBytes(absl::string_view maps) {
+  uint64_t total = 0;
+  for (absl::string_view line : absl::StrSplit(maps, '\n', absl::SkipEmpty())) {
+    // "7f12a000-7f12c000 rw-s 00000000 00:05 123  /dev/infiniband/uverbs0"
+    std::vector<absl::string_view> f = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (f.size() < 6 || !absl::StartsWith(f[5], "/dev/infiniband/uverbs")) continue;
+    std::pair<absl::string_view, absl::string_view> range = absl::StrSplit(f[0], absl::MaxSplits('-', 1));
+    uint64_t lo = 0, hi = 0;
+    if (absl::SimpleHexAtoi(range.first, &lo) && absl::SimpleHexAtoi(range.second, &hi) && hi > lo) total += hi - lo;
+  }
+  return total;
+}
+
 absl::StatusOr<MemorySnapshot> ReadMemorySnapshot(const std::string& status_path,
-                                                  const std::string& meminfo_path) {
+                                                  const std::string& meminfo_path,
+                                                  const std::string& maps_path) {
   MemorySnapshot s;
   RDMACHECK_ASSIGN_OR_RETURN(std::string status, Slurp(status_path));
   RDMACHECK_RETURN_IF_ERROR(ParseMemoryFields(status, status_path, &s));
   // meminfo is the kernel's view (system-wide); missing it is not fatal.
   absl::StatusOr<std::string> meminfo = Slurp(meminfo_path);
   if (meminfo.ok()) RDMACHECK_RETURN_IF_ERROR(ParseMemoryFields(*meminfo, meminfo_path, &s));
+  absl::StatusOr<std::string> maps = Slurp(maps_path);
+  if (maps.ok()) s.uverbs_mapped = UverbsMappedBytes(*maps);
   return s;
 }
 

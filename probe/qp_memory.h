@@ -29,9 +29,13 @@ namespace rdmacheck {
 // is not "<number> kB".
 absl::Status ParseMemoryFields(absl::string_view text, absl::string_view what, MemorySnapshot* out);
 
-// Both files, read now.
+// The bytes mapped from /dev/infiniband/uverbs* in /proc/self/maps text.
+uint64_t UverbsMappedBytes(absl::string_view maps);
+
+// The three files, read now.
 absl::StatusOr<MemorySnapshot> ReadMemorySnapshot(const std::string& status_path = "/proc/self/status",
-                                                  const std::string& meminfo_path = "/proc/meminfo");
+                                                  const std::string& meminfo_path = "/proc/meminfo",
+                                                  const std::string& maps_path = "/proc/self/maps");
 
 // InvalidArgument for count 0 or > kMaxQps, deadline outside (0, 60], no
 // device. NotFound for a missing device; a failed PD/CQ/SRQ is that verbs

@@ -48,6 +48,16 @@ TEST(QpMemory, BadValueNamesFileLineAndField) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("/proc/self/status:2: VmRSS is")));
 }
 
+TEST(QpMemory, SumsOnlyTheUverbsMappings) {
+  constexpr char kMaps[] =
+      "55d0a000-55d0b000 r--p 00000000 fe:01 1234   /usr/bin/rdmacheck\n"
+      "7f1200000000-7f1200021000 rw-s 00000000 00:05 88   /dev/infiniband/uverbs0\n"
+      "7f1200100000-7f1200105000 rw-s 00021000 00:05 88   /dev/infiniband/uverbs0\n"
+      "7f1300000000-7f1300001000 rw-p 00000000 00:00 0\n";
+  EXPECT_EQ(UverbsMappedBytes(kMaps), 0x21000u + 0x5000u);
+  EXPECT_EQ(UverbsMappedBytes(""), 0u);
+}
+
 TEST(QpMemory, ReadsThisProcess) {
   ASSERT_OK_AND_ASSIGN(MemorySnapshot s, ReadMemorySnapshot());
   ASSERT_TRUE(s.vm_rss.has_value());

@@ -24,6 +24,10 @@ struct MemorySnapshot {
   std::optional<uint64_t> vm_pin;        // VmPin: pages pinned (ib_umem, mlx5 queues)
   std::optional<uint64_t> vm_lck;        // VmLck: mlock()ed
   std::optional<uint64_t> vmalloc_used;  // /proc/meminfo VmallocUsed (system-wide)
+  // Bytes of /proc/self/maps mappings of /dev/infiniband/uverbs*: queues a
+  // driver allocates in the kernel and maps in (rxe). VmRSS may not show
+  // them at once (6.1 batches a task's RSS counts).
+  std::optional<uint64_t> uverbs_mapped;
 };
 
 struct QpMemoryRequest {
