@@ -22,6 +22,8 @@
 #include "diag/explain_command.h"
 #include "plan/plan_parser.h"
 #include "nlohmann/json.hpp"
+#include "peer/peer_match.h"
+#include "peer/peer_mode.h"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/run_report.h"
@@ -94,12 +96,14 @@ int RunCapture(const CliFlags& f, const std::string& prog) {
 }
 
 // Runs `checks` on the inputs and makes the report; *code gets the exit code.
-RunReport RunAndReport(const RunInputs& in, const std::vector<const Check*>& checks, int* code) {
+// `device_for` replaces DeviceFor (peer mode routes probes across the link).
+RunReport RunAndReport(const RunInputs& in, const std::vector<const Check*>& checks, int* code,
+                       std::function<std::unique_ptr<Device>(const DeviceInfo&)> device_for = nullptr) {
   absl::Time started = absl::Now();
   auto t0 = std::chrono::steady_clock::now();
   const DeviceView& view = in.view;
-  CheckContext ctx{view, in.plan, in.options,
-                   [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};
+  if (!device_for) device_for = [&view](const DeviceInfo& d) { return DeviceFor(view, d); };
+  CheckContext ctx{view, in.plan, in.options, device_for};
   std::vector<Result> results = RunChecks(checks, ctx);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   *code = ExitCodeFor(results);
@@ -271,6 +275,18 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "watch") return RunWatchCommand(f.rest, std::cout, std::cerr);
+  if (f.command == "serve") {
+    return RunServeCommand(
+        f.rest, std::cout, std::cerr,
+        [](const std::optional<std::string>& profile) -> absl::StatusOr<DeviceView> {
+          CliFlags lf;
+          lf.profile = profile;
+          absl::StatusOr<RunInputs> in = LoadRunInputs(lf, /*read_rulesets=*/false);
+          if (!in.ok()) return in.status();
+          return std::move(in->view);
+        },
+        kToolVersion);
+  }
   if (f.command == "diag") {
     DiagEnv env{
         [](const std::optional<std::string>& profile,
@@ -298,7 +314,42 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     return kExitUsage;
   }
   int code;
-  RunReport rep = RunAndReport(*in, *checks, &code);
+  RunReport rep;
+  if (f.peer) {
+    // Peer mode (docs/peer-mode.md): the far end's view over the side
+    // channel, peer-match, and the probes across the link.
+    absl::StatusOr<DeviceView> mine = OnlyDevice(in->view, f.device.value_or(""));
+    absl::StatusOr<PeerClient> peer =
+        mine.ok() ? PeerClient::Open(*f.peer, *mine, kToolVersion) : absl::StatusOr<PeerClient>(mine.status());
+    if (!peer.ok()) {
+      std::cerr << prog << ": --peer " << *f.peer << ": " << peer.status().message() << "\n";
+      return kExitUsage;
+    }
+    const std::string local_dev = mine->devices[0].name;
+    in->view = MergePeerView(in->view, peer->remote_view(), peer->host(), local_dev);
+    in->options.device = local_dev;
+    PeerMatchCheck peer_match(peer->remote_view(), "", 0, peer->host());
+    std::vector<const Check*> run = {&peer_match};
+    run.insert(run.end(), checks->begin(), checks->end());
+    const DeviceView& view = in->view;
+    PeerClient* client = &*peer;
+    rep = RunAndReport(*in, run, &code, [&view, client](const DeviceInfo& d) -> std::unique_ptr<Device> {
+      std::unique_ptr<Device> inner = DeviceFor(view, d);
+      if (!inner) return nullptr;
+      return std::make_unique<PeerDevice>(std::move(inner), client);
+    });
+    std::vector<std::string> ours;
+    for (const Result& r : rep.results) ours.push_back(absl::StrCat(VerdictName(r.verdict), " ", r.id, " ", r.title));
+    absl::StatusOr<std::vector<std::string>> theirs = peer->ExchangeVerdicts(ours);
+    for (Result& r : rep.results) {
+      if (r.id != "peer-match") continue;
+      if (!theirs.ok()) r.notes.push_back(absl::StrCat("far end's verdicts not received: ", theirs.status().message()));
+      if (theirs.ok())
+        for (const std::string& l : *theirs) r.notes.push_back(absl::StrCat("far end ", peer->host(), ": ", l));
+    }
+  } else {
+    rep = RunAndReport(*in, *checks, &code);
+  }
   std::string text;
   if (f.format == "json") {
     text = RenderJson(rep);

@@ -43,8 +43,24 @@ void Judge(WatchedQp* q, int samples, double interval_s) {
     }
   }
   if (q->seen < 2 || !Connected(q->last.type)) return;
+  // Judged only in one steady state across the samples: RTS, or RTR (a
+  // receive-only responder: perftest's server side stays there).
+  const std::string& st0 = q->states[0];
+  if (st0 != "RTS" && st0 != "RTR") return;  // RESET/INIT: not connected yet
   for (const std::string& st : q->states)
-    if (st != "RTS") return;  // RESET/INIT/RTR: still being connected
+    if (st != st0) return;  // moving through the connection states
+  const bool rq_same =
+      std::all_of(q->rq_psn.begin(), q->rq_psn.end(), [&](auto& p) { return p == q->rq_psn[0]; });
+  if (st0 == "RTR") {
+    if (rq_same) {
+      q->flag = QpFlag::kNoProgress;
+      q->reason = absl::StrFormat(
+          "RTR (receive only), rq-psn %s unchanged over %.3g s: nothing received "
+          "(idle, or stuck: if its peer should be sending, the packets are not arriving)",
+          PsnList(q->rq_psn), (samples - 1) * interval_s);
+    }
+    return;
+  }
   for (size_t i = 1; i < q->sq_psn.size(); ++i) {
     if (q->sq_psn[i - 1] && q->sq_psn[i] && PsnAdvance(*q->sq_psn[i - 1], *q->sq_psn[i]) > (kPsnMask >> 1)) {
       q->flag = QpFlag::kRetransmit;
@@ -55,7 +71,6 @@ void Judge(WatchedQp* q, int samples, double interval_s) {
     }
   }
   bool sq_same = std::all_of(q->sq_psn.begin(), q->sq_psn.end(), [&](auto& p) { return p == q->sq_psn[0]; });
-  bool rq_same = std::all_of(q->rq_psn.begin(), q->rq_psn.end(), [&](auto& p) { return p == q->rq_psn[0]; });
   if (sq_same && rq_same) {
     q->flag = QpFlag::kNoProgress;
     q->reason = absl::StrFormat(
