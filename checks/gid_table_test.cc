@@ -50,7 +50,7 @@ TEST(GidTable, PassesAndNamesTheIpv4EntryOnTheGuestPair) {
 
 // A container with its own network namespace: the kernel still lists rxe0's
 // GIDs, but va (and vb) are not among the netdevs it sees (only lo, as in
-// ci/guest/scenarios/44-container-no-host-network.sh).
+// ci/guest/scenarios/64-container-no-host-network.sh).
 DeviceView OwnNetns(const char* runtime) {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
   v.host.in_container = true;
