@@ -139,7 +139,8 @@ Result CqDepthCheck::Run(const CheckContext& ctx) const {
   if (rows == 0) return ResultBuilder::Skip(*this, title, "no QP or SRQ of the plan completes into a CQ");
   if (r.verdict() == Verdict::kFail)
     r.Note("no driver checked here (rxe, mlx5, mlx4) refuses such a QP: the create succeeds and the CQ "
-           "overflows under load (rxe: IBV_EVENT_CQ_ERR, lost completions, the QP goes to error)");
+           "overflows under load (measured on rxe, kernel 6.1: IBV_EVENT_CQ_ERR per lost completion, "
+           "the completions that do not fit are lost, the QP stays in RTS; see cq-overrun)");
   return r.Build();
 }
 

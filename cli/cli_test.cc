@@ -73,7 +73,9 @@ TEST(Cli, JsonIsParseableAndComplete) {
     if (c["verdict"] == "FAIL") ++fails;
     // The plan's 65536 WRs are over this rxe's max_qp_wr: both the limit
     // check and the create (cap readback) must say so, naming the field.
-    if (c["id"] == "device-limits" || c["id"] == "cap-readback") EXPECT_THAT(c.dump(), HasSubstr("max_send_wr"));
+    if (c["id"] == "device-limits" || c["id"] == "cap-readback") {
+      EXPECT_THAT(c.dump(), HasSubstr("max_send_wr"));
+    }
   }
   EXPECT_EQ(verdicts["device-limits"], "FAIL");
   EXPECT_EQ(verdicts["cap-readback"], "FAIL");
