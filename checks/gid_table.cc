@@ -133,9 +133,10 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
   const HostInfo& h = ctx.view.host;
   const std::optional<std::string> port_nd = PortNetdev(d, p);
   const bool container = h.in_container.value_or(false);
-  if (container && port_nd && !ctx.view.netdevs.empty() && ctx.view.Netdev(*port_nd) == nullptr) {
+  if (container && port_nd && NetdevOutsideNamespace(ctx.view, *port_nd)) {
     std::vector<std::string> seen;
-    for (const NetdevInfo& n : ctx.view.netdevs) seen.push_back(n.name);
+    for (const NetdevInfo& n : ctx.view.netdevs)
+      if (!NetdevOutsideNamespace(ctx.view, n.name)) seen.push_back(n.name);
     r.Expect(absl::StrCat(subj, " netdev ", *port_nd), "in this network namespace (host network)",
              absl::StrCat("not visible (this namespace has ", absl::StrJoin(seen, ", "), ")"),
              Verdict::kFail);

@@ -55,9 +55,16 @@ DeviceView OwnNetns(const char* runtime) {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
   v.host.in_container = true;
   if (runtime) v.host.container_runtime = runtime;
+  // As gathered inside: lo from /sys/class/net, and va only by name (rxe0
+  // names it) with none of its sysfs facts and no address.
   NetdevInfo lo;
   lo.name = "lo";
-  v.netdevs = {lo};
+  lo.ifindex = 1;
+  lo.operstate = "unknown";
+  NetdevInfo va;
+  va.name = "va";
+  va.addrs_known = true;
+  v.netdevs = {lo, va};
   return v;
 }
 

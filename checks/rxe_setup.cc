@@ -76,6 +76,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
                                       : absl::StrCat("RDMA setup of ", absl::StrJoin(names, ", "),
                                                      " is complete"));
   std::vector<std::string> missing;
+  const bool container = h.in_container.value_or(false);
 
   // rdma_rxe module.
   if (want_rxe) {
@@ -133,7 +134,11 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
       r.Expect(absl::StrCat(subj, " address"), "an IPv4 or global IPv6 address",
                shown.empty() ? std::string("none") : absl::StrJoin(shown, " "),
                ok ? Verdict::kPass : Verdict::kFail);
-      if (!ok) {
+      if (!ok && container && NetdevOutsideNamespace(v, nd)) {
+        r.Note(absl::StrCat(nd, " is in the host's network namespace, not this container's: ",
+                            DescribeContainer(h)));
+        for (const std::string& line : ContainerRemedies(h, kNeedHostNetwork)) r.Remedy(line);
+      } else if (!ok) {
         r.Note(absl::StrCat("without an address on ", nd, " ", d->name,
                             " has no routable GID: peers cannot address it"));
         r.Remedy(absl::StrCat("ip addr add ADDRESS/PREFIX dev ", nd,
@@ -171,7 +176,6 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
   }
 
   // Device nodes: uverbsN of each device, and rdma_cm.
-  bool container = h.in_container.value_or(false);
   bool node_bad = false;
   if (!h.dev_nodes.empty()) {
     for (const DeviceInfo* d : devs) {

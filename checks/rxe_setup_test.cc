@@ -74,6 +74,17 @@ const FaultCase kFaults[] = {
        v->host.dev_nodes = {{"rdma_cm", "missing"}};
      },
      "rxe0 /dev/infiniband/uverbs0", "missing", "resources.limits: {rdma/hca_shared_devices_a: 1}"},
+    {"container_own_netns",
+     [](DeviceView* v) {
+       v->host.in_container = true;
+       for (NetdevInfo& n : v->netdevs) {
+         n.ifindex.reset();
+         n.operstate.reset();
+         n.mtu.reset();
+         n.addrs.clear();
+       }
+     },
+     "rxe0 netdev va address", "none", "missing here: --network host"},
     {"container_without_ipc_lock",
      [](DeviceView* v) {
        v->host.in_container = true;

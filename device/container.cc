@@ -220,6 +220,12 @@ std::vector<std::string> ContainerRemedies(const HostInfo& host, unsigned needs,
   return out;
 }
 
+bool NetdevOutsideNamespace(const DeviceView& view, absl::string_view netdev) {
+  if (view.netdevs.empty()) return false;
+  const NetdevInfo* n = view.Netdev(netdev);
+  return n == nullptr || (!n->ifindex && !n->operstate && !n->mtu);
+}
+
 std::string DescribeContainer(const HostInfo& host) {
   if (!host.in_container) return "unknown";
   if (!*host.in_container) return "no container markers";

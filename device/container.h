@@ -92,6 +92,12 @@ std::vector<std::string> ContainerRunFlags(const std::vector<std::string>& uverb
 std::vector<std::string> ContainerRemedies(const HostInfo& host, unsigned needs,
                                            const std::vector<std::string>& uverbs = {});
 
+// True when `netdev` is not in this process's network namespace as the view
+// shows it: the view lists netdevs, and this one is absent or has none of the
+// facts /sys/class/net gives (ifindex, operstate, mtu); rxe's GIDs still name
+// it, the kernel sharing RDMA devices between namespaces.
+bool NetdevOutsideNamespace(const DeviceView& view, absl::string_view netdev);
+
 // "container (docker, /.dockerenv)" for evidence; "no container markers" or
 // "unknown" otherwise.
 std::string DescribeContainer(const HostInfo& host);
