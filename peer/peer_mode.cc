@@ -13,6 +13,7 @@
 #include "device/profile.h"
 #include "peer/peer_match.h"
 #include "peer/remote_probe.h"
+#include "probe/probe.h"
 #include "plan/plan.h"
 
 namespace rdmacheck {
@@ -113,7 +114,10 @@ absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req)
   ProbeRequest r = req;
   r.peer_device = req.peer_device.substr(0, req.peer_device.size() - at.size());
   std::lock_guard<std::mutex> lock(client_->mu());
-  return RunPeerProbe(client_->channel(), r);
+  // Ctrl-C: the probe stops at the next WR, ends the far end's half and
+  // releases its QP; then the guard passes SIGINT on (exit 130).
+  SigintGuard sigint;
+  return RunPeerProbe(client_->channel(), r, &ProbeInterruptFlag());
 }
 
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
