@@ -138,7 +138,8 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     for (const NetdevInfo& n : ctx.view.netdevs)
       if (!NetdevOutsideNamespace(ctx.view, n.name)) seen.push_back(n.name);
     r.Expect(absl::StrCat(subj, " netdev ", *port_nd), "in this network namespace (host network)",
-             absl::StrCat("not visible (this namespace has ", absl::StrJoin(seen, ", "), ")"),
+             seen.empty() ? std::string("not visible in this network namespace")
+                          : absl::StrCat("not visible (this namespace has ", absl::StrJoin(seen, ", "), ")"),
              Verdict::kFail);
     r.Note(absl::StrCat("the GIDs of ", subj, " are made from ", *port_nd,
                         ", which is in the host's network namespace: ", DescribeContainer(h),
