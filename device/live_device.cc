@@ -82,9 +82,10 @@ absl::StatusOr<QpCaps> LiveDevice::CreateQp(const QpRequest& req) {
 
   std::optional<verbs::SharedReceiveQueue> srq;
   if (req.with_srq) {
-    absl::StatusOr<verbs::SharedReceiveQueue> s = verbs::SharedReceiveQueue::Create(
-        *pd, std::max<uint32_t>(req.caps.max_recv_wr, 1),
-        std::max<uint32_t>(req.caps.max_recv_sge, 1));
+    // The request's receive caps are unused with an SRQ (QpRequest), so the
+    // SRQ is the smallest one: its own limits are not what is asked about.
+    absl::StatusOr<verbs::SharedReceiveQueue> s =
+        verbs::SharedReceiveQueue::Create(*pd, /*max_wr=*/1, /*max_sge=*/1);
     if (!s.ok()) return s.status();
     srq.emplace(std::move(*s));
   }

@@ -136,6 +136,12 @@ class RxeModel : public Device {
         g.max_recv_wr = static_cast<uint32_t>(RoundUpPow2(uint64_t{c.max_recv_wr} + 1) - 1);
       }
     }
+    if (req.with_srq) {
+      // On an SRQ the QP has no receive queue of its own (rxe_qp_init_resp
+      // skips it): measured on rxe, kernel 6.1, it reports 0 and 0.
+      g.max_recv_wr = 0;
+      g.max_recv_sge = 0;
+    }
     return g;
   }
 

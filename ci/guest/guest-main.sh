@@ -251,6 +251,26 @@ run_live_suite() {
   else record FAIL "live suite: no failure in its XML" "$fails failures; see out/tests/checks_live.xml"; fi
 }
 
+# --- 3c. the rxe model against the real rxe -------------------------------------
+# device/model_grid: >= 200 create-QP requests on the model and on rxe0; every
+# granted cap and every EINVAL must agree ("agree N/N"). Depths above 64 Ki
+# WRs are left out: each would allocate a real queue of that size.
+run_model_grid() {
+  local bin=$SHARE/bin/model_grid log=$OUT/tests/model_grid.log rc=0 line n m
+  [[ -x "$bin" ]] || { record FAIL "model grid" "no model_grid binary in the share"; return 0; }
+  topo_ensure 9000 0 || { record FAIL "model grid" "topology"; return 0; }
+  timeout -k 5 300 "$bin" --max_wr_tested=65536 rxe0 >"$log" 2>&1 || rc=$?
+  grep '^DISAGREE' "$log" | head -5 | sed 's/^/  /'
+  line=$(grep -E '^agree [0-9]+/[0-9]+$' "$log" | tail -1)
+  echo "  model grid: ${line:-no agree line} (exit $rc)"
+  n=${line#agree }; m=${n#*/}; n=${n%/*}
+  if [[ -n "$line" && "$n" == "$m" && "$m" -ge 200 && $rc -eq 0 ]]; then
+    record PASS "model grid: rxe model and real rxe0 agree on every create-QP request" "$line"
+  else
+    record FAIL "model grid: rxe model and real rxe0 agree on every create-QP request" "${line:-none}, exit $rc; see out/tests/model_grid.log"
+  fi
+}
+
 # --- 4. capture ----------------------------------------------------------------
 # Profiles of the real rxe pair (both devices), to replace hand-made fixtures:
 # out/captures/rxe_mtu<MTU>.profile, each read back with --profile.
@@ -291,6 +311,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   timed gtests run_gtests
   timed scenarios run_scenarios
   timed live-suite run_live_suite
+  timed model-grid run_model_grid
   timed captures run_captures
 fi
 topo_down
