@@ -28,13 +28,16 @@ wbw_connected() {
 # within seconds, "Failed status 9" (remote invalid request) after 2000 to
 # 13000 64 KiB WRITEs, before watch could look (rxe under TCG); -s 4096
 # -t 16 keeps the traffic after the rule is removed to one packet per WRITE.
+# Iteration mode (-n): in duration mode (-D 30) the blocked client gave up
+# after 2 s and printed "0 iterations" (perftest's duration timer), so the
+# QP was gone before watch looked.
 fault() {
   res_begin
-  timeout -s KILL 150 ib_write_bw -d rxe1 -x 1 -F -s 4096 -t 16 -D 30 >"$OUT/scenarios/$scn.server.log" 2>&1 &
+  timeout -s KILL 150 ib_write_bw -d rxe1 -x 1 -F -s 4096 -t 16 -n 5000 >"$OUT/scenarios/$scn.server.log" 2>&1 &
   WBW_PIDS+=($!)
   nft_drop_roce || return 1
   sleep 0.5
-  timeout -s KILL 150 ib_write_bw -d rxe0 -x 1 -F -s 4096 -t 16 -D 30 198.18.0.2 >"$OUT/scenarios/$scn.client.log" 2>&1 &
+  timeout -s KILL 150 ib_write_bw -d rxe0 -x 1 -F -s 4096 -t 16 -n 5000 198.18.0.2 >"$OUT/scenarios/$scn.client.log" 2>&1 &
   WBW_PIDS+=($!)
   if ! wbw_connected; then
     record FAIL "$scn: ib_write_bw client and server connected" "$(tail -3 "$OUT/scenarios/$scn.client.log")"
