@@ -72,6 +72,30 @@ TEST(ParseRdmaQpJson, BadInputNamesRecordAndKey) {
   }
 }
 
+// A real dump: fixtures/watch/ib_write_bw_stuck_1.json (see its README).
+TEST(ParseRdmaQpJson, RecordedGuestDump) {
+  std::ifstream in("fixtures/watch/ib_write_bw_stuck_1.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ASSERT_OK_AND_ASSIGN(std::vector<QpRecord> qps, ParseRdmaQpJson(ss.str(), "stuck_1"));
+  ASSERT_EQ(qps.size(), 4u);
+  const QpRecord& c = qps[0];
+  EXPECT_EQ(c.Name(), "rxe0/1 qp 17");
+  EXPECT_EQ(c.rqpn, 17u);
+  EXPECT_EQ(c.type, "RC");
+  EXPECT_EQ(c.state, "RTS");
+  EXPECT_EQ(c.rq_psn, 13379789u);
+  EXPECT_EQ(c.sq_psn, 1161993u);
+  EXPECT_EQ(c.path_mig_state, "MIGRATED");
+  EXPECT_EQ(c.pdn, 1u);
+  EXPECT_EQ(c.pid, 293);
+  EXPECT_EQ(c.comm, "ib_write_bw");
+  EXPECT_EQ(qps[2].Name(), "rxe1/1 qp 17");
+  EXPECT_EQ(qps[2].state, "RTR");
+  EXPECT_EQ(qps[3].comm, "ib_core");
+  EXPECT_FALSE(qps[3].pid.has_value());
+}
+
 TEST(RunWithDeadline, ReturnsStdout) {
   ASSERT_OK_AND_ASSIGN(std::string out, RunWithDeadline({"echo", "[]"}, 5));
   EXPECT_EQ(out, "[]\n");

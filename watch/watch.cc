@@ -125,8 +125,33 @@ WatchReport EvaluateSamples(const std::vector<std::vector<QpRecord>>& samples, d
       ++q.seen;
     }
   }
+  // Both ends on this host (one rxe device to another): pair them, so a
+  // stall can say how many packets are sent but not received.
+  std::map<const WatchedQp*, std::string> in_flight;
+  for (auto& [k, q] : by_key) {
+    if (!Connected(q.last.type) || !q.last.rqpn || q.gone) continue;
+    const WatchedQp* match = nullptr;
+    int n = 0;
+    for (const auto& [k2, p] : by_key) {
+      if (&p == &q || p.gone || !p.last.rqpn || !Connected(p.last.type)) continue;
+      if (p.last.lqpn == *q.last.rqpn && *p.last.rqpn == q.last.lqpn && p.last.ifname != q.last.ifname) {
+        match = &p;
+        ++n;
+      }
+    }
+    if (n != 1) continue;
+    q.local_peer = match->last.Name();
+    if (!q.last.sq_psn || !match->last.rq_psn) continue;
+    q.unreceived = PsnAdvance(*match->last.rq_psn, *q.last.sq_psn);
+    if (*q.unreceived > 0 && *q.unreceived <= (kPsnMask >> 1)) {
+      in_flight[&q] = absl::StrCat("; ", *q.unreceived, " packets sent that its peer ", q.local_peer,
+                                   " (on this host) has not received: sq-psn ", *q.last.sq_psn, ", the peer's rq-psn ",
+                                   *match->last.rq_psn);
+    }
+  }
   for (auto& [k, q] : by_key) {
     Judge(&q, rep.samples, interval_s);
+    if (q.flag != QpFlag::kNone && in_flight.count(&q)) q.reason += in_flight[&q];
     if (q.flag != QpFlag::kNone) ++rep.flagged;
     rep.qps.push_back(std::move(q));
   }
@@ -189,6 +214,8 @@ std::string RenderWatchJson(const WatchReport& rep) {
     o["path_mig_state"] = q.last.path_mig_state;
     o["appeared"] = q.appeared;
     o["gone"] = q.gone;
+    o["local_peer"] = q.local_peer;
+    o["unreceived_packets"] = q.unreceived ? nlohmann::ordered_json(*q.unreceived) : nlohmann::ordered_json();
     o["flag"] = std::string(QpFlagName(q.flag));
     o["reason"] = q.reason;
     j["qps"].push_back(std::move(o));

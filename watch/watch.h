@@ -40,6 +40,12 @@ struct WatchedQp {
   bool gone = false;                   // not in the last sample
   QpFlag flag = QpFlag::kNone;
   std::string reason;                  // why flagged, with the numbers
+  // The other end when it is on this host too (RC: its lqpn is our rqpn and
+  // its rqpn our lqpn, one such QP): "rxe1/1 qp 17".
+  std::string local_peer;
+  // Packets this QP sent that its local peer has not received (our last
+  // sq-psn - its last rq-psn, mod 2^24), when local_peer is known.
+  std::optional<uint32_t> unreceived;
 };
 
 struct WatchReport {

@@ -181,5 +181,52 @@ TEST(RunWatchCommand, DumpFailureIsThreeWithTheMessage) {
   EXPECT_THAT(out.str(), Not(HasSubstr("flagged")));
 }
 
+std::vector<QpRecord> Fixture(const std::string& name) {
+  std::ifstream in("fixtures/watch/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  absl::StatusOr<std::vector<QpRecord>> qps = ParseRdmaQpJson(ss.str(), name);
+  EXPECT_TRUE(qps.ok()) << qps.status();
+  return qps.ok() ? *qps : std::vector<QpRecord>{};
+}
+
+// fixtures/watch/ib_write_bw_stuck_{1,2}.json: ib_write_bw rxe0 -> rxe1 in
+// the guest behind an nftables drop of UDP 4791, 1 s apart.
+TEST(RecordedDumps, StuckIbWriteBwIsFlaggedOnBothEnds) {
+  std::vector<QpRecord> s1 = Fixture("ib_write_bw_stuck_1.json"), s2 = Fixture("ib_write_bw_stuck_2.json");
+  ASSERT_EQ(s1.size(), 4u);
+  WatchReport r = EvaluateSamples({s1, s2}, 1);
+  EXPECT_EQ(r.flagged, 2);
+  const WatchedQp* client = Find(r, "rxe0", 17);
+  const WatchedQp* server = Find(r, "rxe1", 17);
+  ASSERT_NE(client, nullptr);
+  ASSERT_NE(server, nullptr);
+  EXPECT_EQ(client->last.comm, "ib_write_bw");
+  EXPECT_EQ(client->last.pid, 293);
+  EXPECT_EQ(client->flag, QpFlag::kNoProgress);
+  EXPECT_THAT(client->reason, HasSubstr("RTS, sq-psn 1161993 -> 1161993 and rq-psn 13379789 -> 13379789 unchanged"));
+  // The server is on this host too: the 16 unacknowledged WRITEs show.
+  EXPECT_EQ(client->local_peer, "rxe1/1 qp 17");
+  EXPECT_EQ(client->unreceived, 16u);
+  EXPECT_THAT(client->reason, HasSubstr("16 packets sent that its peer rxe1/1 qp 17 (on this host) has not received"));
+  EXPECT_EQ(server->last.state, "RTR");
+  EXPECT_EQ(server->last.pid, 285);
+  EXPECT_EQ(server->flag, QpFlag::kNoProgress);
+  EXPECT_THAT(server->reason, HasSubstr("RTR (receive only), rq-psn 1161977 -> 1161977 unchanged"));
+  // The kernel's GSI QPs: listed, never flagged.
+  EXPECT_EQ(Find(r, "rxe0", 1)->last.comm, "ib_core");
+  EXPECT_EQ(Find(r, "rxe0", 1)->flag, QpFlag::kNone);
+  EXPECT_THAT(RenderWatchText(r), HasSubstr("[no-progress] rxe0/1 qp 17 (pid 293 ib_write_bw)"));
+}
+
+TEST(RecordedDumps, KernelQpsAloneFlagNothing) {
+  std::vector<QpRecord> k = Fixture("kernel_qps_only.json");
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].type, "GSI");
+  EXPECT_FALSE(k[0].pid.has_value());
+  WatchReport r = EvaluateSamples({k, k, k}, 1);
+  EXPECT_EQ(r.flagged, 0);
+}
+
 }  // namespace
 }  // namespace rdmacheck
