@@ -9,14 +9,17 @@ name="watch flags the QPs of an ib_write_bw stuck behind an nftables drop of UDP
 mtu=9000
 WBW_PIDS=()
 
-# wbw_connected: both ib_write_bw logs show the QP exchange over TCP
-# ("remote address"), within 40 s (setup is slow under TCG emulation).
+# wbw_connected: the kernel's QP dump shows the client's QP in RTS and the
+# server's in RTR (perftest's responder stays there), within ~60 s (setup
+# is slow under TCG). Not their logs: perftest's stdout to a file is block
+# buffered and shows nothing until it exits.
 wbw_connected() {
-  local i
-  for ((i = 0; i < 200; i++)); do
-    grep -q "remote address" "$OUT/scenarios/$scn.server.log" 2>/dev/null &&
-      grep -q "remote address" "$OUT/scenarios/$scn.client.log" 2>/dev/null && return 0
-    sleep 0.2
+  local i n
+  for ((i = 0; i < 120; i++)); do
+    n=$(rdma -j res show qp 2>/dev/null |
+        jq '[.[] | select(.comm == "ib_write_bw" and (.state == "RTS" or .state == "RTR"))] | length')
+    [[ "${n:-0}" -ge 2 ]] && return 0
+    sleep 0.3
   done
   return 1
 }
