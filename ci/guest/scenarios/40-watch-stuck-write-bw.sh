@@ -72,7 +72,22 @@ undo() {
     record FAIL "$scn: the server's QP on rxe1 is flagged" \
       "$(jq -c '[.qps[] | select(.comm == "ib_write_bw")]' "$json" 2>&1 | head -c 400)"
   fi
-  "$RDMACHECK" watch --count 2 --interval 0.5 >"$OUT/scenarios/$scn.watch.txt" 2>&1
+  if jq -e '[.qps[] | select(.comm == "ib_write_bw" and .dev == "rxe0" and (.reason | test("packets sent that its peer rxe1/1 qp [0-9]+ \\(on this host\\) has not received")))] | length == 1' "$json" >/dev/null 2>&1; then
+    record PASS "$scn: the client's QP shows the packets rxe1 never received" \
+      "$(jq -r '.qps[] | select(.comm == "ib_write_bw" and .dev == "rxe0") | .unreceived_packets' "$json") packets"
+  else
+    record FAIL "$scn: the client's QP shows the packets rxe1 never received" \
+      "$(jq -c '[.qps[] | select(.comm == "ib_write_bw") | .reason]' "$json" 2>&1 | head -c 400)"
+  fi
+  local t0 t1
+  t0=$(uptime_s)
+  "$RDMACHECK" watch --count 2 --interval 1 >"$OUT/scenarios/$scn.watch.txt" 2>&1
+  t1=$(uptime_s)
+  echo "TIME: watch --count 2 --interval 1 took $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}')s"
+  t0=$(uptime_s)
+  rdma -j -d res show qp >/dev/null
+  t1=$(uptime_s)
+  echo "TIME: one rdma -j -d res show qp took $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}')s"
   sed 's/^/  watch: /' "$OUT/scenarios/$scn.watch.txt" | head -20
   # With the rule gone the retries get through: what the dump shows then.
   nft delete table inet rdmacheck_fault
