@@ -1,13 +1,9 @@
 #include "peer/remote_probe.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <infiniband/verbs.h>
-#include <poll.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -23,54 +19,19 @@
 #include "probe/gid_choice.h"
 #include "probe/gid_table.h"
 #include "probe/hw_counters.h"
+#include "probe/probe_util.h"
 #include "probe/sge_layout.h"
 #include "util/status_macros.h"
 #include "verbs/context.h"
 #include "verbs/errors.h"
+#include "verbs/qp_state.h"
+#include "verbs/rc_connect.h"
 #include "verbs/resources.h"
 
 namespace rdmacheck {
 namespace {
 
 using Fields = std::map<std::string, std::string>;
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-class Mapped {
- public:
-  static absl::StatusOr<Mapped> Map(uint64_t bytes, bool huge) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
-    if (p == MAP_FAILED) {
-      return verbs::VerbsError(absl::StrCat("mmap(length=", bytes, huge ? " MAP_HUGETLB" : "", ")"), errno);
-    }
-    return Mapped(static_cast<uint8_t*>(p), bytes);
-  }
-  Mapped(Mapped&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
-  Mapped& operator=(Mapped&&) = delete;
-  ~Mapped() {
-    if (p_ != nullptr) munmap(p_, n_);
-  }
-  uint8_t* data() const { return p_; }
-  uint64_t size() const { return n_; }
-
- private:
-  Mapped(uint8_t* p, uint64_t n) : p_(p), n_(n) {}
-  uint8_t* p_;
-  uint64_t n_;
-};
-
-struct Region {
-  Mapped buf;
-  verbs::MemoryRegion mr;  // deregistered before the memory goes
-};
-
-absl::StatusOr<Region> MakeRegion(const verbs::ProtectionDomain& pd, uint64_t bytes, bool huge, int access) {
-  RDMACHECK_ASSIGN_OR_RETURN(Mapped m, Mapped::Map(bytes, huge));
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::MemoryRegion mr, verbs::MemoryRegion::Register(pd, m.data(), bytes, access));
-  return Region{std::move(m), std::move(mr)};
-}
 
 // One end. Members in creation order: destroyed QP -> MRs -> CQ -> PD -> context.
 struct End {
@@ -91,21 +52,11 @@ absl::Status OpenEnd(const std::string& sysfs_root, const std::string& dev, int 
   e->dev = dev;
   e->port = port;
   RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(dev));
-  RDMACHECK_ASSIGN_OR_RETURN(e->port_attr, ctx.QueryPort(static_cast<uint8_t>(port)));
   e->ctx.emplace(std::move(ctx));
-  if (e->port_attr.state != IBV_PORT_ACTIVE) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(dev, " port ", port, " is ", ibv_port_state_str(e->port_attr.state), ", not ACTIVE"));
-  }
-  if (gid_index) {
-    RDMACHECK_ASSIGN_OR_RETURN(e->gid, ReadGid(sysfs_root, dev, port, *gid_index));
-  } else {
-    std::vector<GidEntry> t = ReadGidTable(sysfs_root, dev, port, std::min<int>(64, e->port_attr.gid_tbl_len));
-    RDMACHECK_ASSIGN_OR_RETURN(e->gid, ChooseGid(t, std::nullopt, absl::StrCat(dev, " port ", port)));
-  }
-  if (inet_pton(AF_INET6, e->gid.gid.c_str(), e->raw_gid.raw) != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(dev, " GID ", e->gid.index, " '", e->gid.gid, "' is not an IPv6 address"));
-  }
+  RDMACHECK_ASSIGN_OR_RETURN(PortGid pg, ResolvePortGid(*e->ctx, sysfs_root, dev, port, gid_index));
+  e->port_attr = pg.attr;
+  e->gid = pg.gid;
+  e->raw_gid = pg.raw;
   RDMACHECK_ASSIGN_OR_RETURN(verbs::ProtectionDomain pd, verbs::ProtectionDomain::Alloc(*e->ctx));
   e->pd.emplace(std::move(pd));
   RDMACHECK_ASSIGN_OR_RETURN(verbs::CompletionQueue cq, verbs::CompletionQueue::Create(*e->ctx, 64));
@@ -121,13 +72,11 @@ absl::Status CreateQp(End* e, uint32_t send_wr, uint32_t recv_wr, uint32_t send_
   cap.max_recv_sge = 1;
   RDMACHECK_ASSIGN_OR_RETURN(verbs::QueuePair qp, verbs::QueuePair::Create(*e->pd, *e->cq, *e->cq, IBV_QPT_RC, cap));
   e->qp.emplace(std::move(qp));
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_INIT;
-  a.port_num = static_cast<uint8_t>(e->port);
-  a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  int rc = ibv_modify_qp(e->qp->get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-  if (rc != 0) return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", e->dev, " state=INIT port=", e->port, ")"), rc);
-  return absl::OkStatus();
+  verbs::RcPath p;
+  p.dev = e->dev;
+  p.port = e->port;
+  p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  return verbs::ToInit(*e->qp, p);
 }
 
 struct Transport {
@@ -138,66 +87,25 @@ absl::Status Connect(const End& e, uint32_t remote_qpn, const std::string& remot
   ibv_gid dgid{};
   if (inet_pton(AF_INET6, remote_gid.c_str(), dgid.raw) != 1)
     return absl::InvalidArgumentError(absl::StrCat("peer GID '", remote_gid, "' is not an IPv6 address"));
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_RTR;
-  a.path_mtu = mtu;
-  a.dest_qp_num = remote_qpn;
-  a.max_dest_rd_atomic = 1;
-  a.min_rnr_timer = 12;
-  a.ah_attr.is_global = 1;
-  a.ah_attr.port_num = static_cast<uint8_t>(e.port);
-  a.ah_attr.grh.dgid = dgid;
-  a.ah_attr.grh.sgid_index = static_cast<uint8_t>(e.gid.index);
-  a.ah_attr.grh.hop_limit = 64;
-  int rc = ibv_modify_qp(e.qp->get(), &a,
-                         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                             IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-  if (rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", e.dev, " state=RTR path_mtu=", 128 << mtu,
-                                          " dest_qpn=", remote_qpn, " dgid=", remote_gid, " sgid_index=", e.gid.index, ")"),
-                             rc);
-  }
-  a = ibv_qp_attr{};
-  a.qp_state = IBV_QPS_RTS;
-  a.timeout = static_cast<uint8_t>(t.timeout);
-  a.retry_cnt = static_cast<uint8_t>(t.retry_cnt);
-  a.rnr_retry = static_cast<uint8_t>(t.rnr_retry);
-  a.max_rd_atomic = 1;
-  rc = ibv_modify_qp(e.qp->get(), &a,
-                     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-                         IBV_QP_MAX_QP_RD_ATOMIC);
-  if (rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", e.dev, " state=RTS timeout=", t.timeout,
-                                          " retry_cnt=", t.retry_cnt, " rnr_retry=", t.rnr_retry, ")"),
-                             rc);
-  }
-  return absl::OkStatus();
+  verbs::RcPath p;
+  p.dev = e.dev;
+  p.port = e.port;
+  p.path_mtu = mtu;
+  p.dest_qpn = remote_qpn;
+  p.dgid = dgid;
+  p.dgid_text = remote_gid;
+  p.sgid_index = e.gid.index;
+  p.timeout = t.timeout;
+  p.retry_cnt = t.retry_cnt;
+  p.rnr_retry = t.rnr_retry;
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToRtr(*e.qp, p));
+  return verbs::ToRts(*e.qp, p);
 }
 
-std::string QpState(const End& e) {
-  if (!e.qp) return "none";
-  ibv_qp_attr attr{};
-  ibv_qp_init_attr init{};
-  if (int rc = ibv_query_qp(e.qp->get(), &attr, IBV_QP_STATE, &init); rc != 0)
-    return absl::StrCat("unknown (ibv_query_qp: ", verbs::ErrnoText(rc), ")");
-  static const char* const kNames[] = {"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"};
-  return attr.qp_state <= IBV_QPS_ERR ? kNames[attr.qp_state] : "UNKNOWN";
-}
+std::string QpState(const End& e) { return e.qp ? verbs::QueryQpState(*e.qp) : "none"; }
 
 void DrainEvents(const End& e, double wait_s, std::vector<std::string>* out) {
-  if (!e.ctx) return;
-  ibv_context* c = e.ctx->get();
-  int fl = fcntl(c->async_fd, F_GETFL);
-  if (fl < 0 || fcntl(c->async_fd, F_SETFL, fl | O_NONBLOCK) < 0) return;
-  const double end = Now() + wait_s;
-  for (int i = 0; i < 64; ++i) {
-    pollfd p{c->async_fd, POLLIN, 0};
-    if (poll(&p, 1, std::max(0, static_cast<int>((end - Now()) * 1000))) <= 0) break;
-    ibv_async_event ev;
-    if (ibv_get_async_event(c, &ev) != 0) break;
-    out->push_back(absl::StrCat(ibv_event_type_str(ev.event_type), " on ", e.dev));
-    ibv_ack_async_event(&ev);
-  }
+  if (e.ctx) DrainAsyncEvents(*e.ctx, e.dev, wait_s, AsyncEventText::kTypeOnly, out);
 }
 
 std::optional<Counters> Snap(const std::string& root, const End& e) {
@@ -218,12 +126,7 @@ Counters GetCounters(const std::string& prefix, const Fields& f) {
   return c;
 }
 
-CompletionPoller Poller(const End& e) {
-  CompletionPoller p;
-  ibv_cq* c = e.cq->get();
-  p.poll = [c](int n, ibv_wc* wc) { return ibv_poll_cq(c, n, wc); };
-  return p;
-}
+CompletionPoller Poller(const End& e) { return PollerFor(*e.cq); }
 
 absl::StatusOr<Fields> Ask(PeerChannel& ch, absl::string_view type, const Fields& f, absl::string_view reply) {
   RDMACHECK_RETURN_IF_ERROR(ch.Send(type, EncodeFields(f)));
@@ -392,7 +295,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
   if (req.timeout < 1 || req.timeout > 31) return absl::InvalidArgumentError("probe: timeout must be 1..31");
   if (!(req.deadline_s > 0 && req.deadline_s <= 600)) return absl::InvalidArgumentError("probe: deadline_s must be in (0, 600]");
   if (req.wrs.empty()) return absl::InvalidArgumentError("probe: no work requests");
-  const double t0 = Now();
+  const double t0 = SteadyNow();
   ProbeResult r;
   r.device = req.device;
   r.loopback = false;
@@ -472,7 +375,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
   r.path_mtu = 128 << mtu;
   Transport t{req.timeout, req.retry_cnt, req.rnr_retry};
   RDMACHECK_RETURN_IF_ERROR(Connect(a, static_cast<uint32_t>(pqpn), r.peer_gid, mtu, t));
-  r.setup_seconds = Now() - t0;
+  r.setup_seconds = SteadyNow() - t0;
   std::optional<Counters> before = Snap(req.sysfs_root, a);
   r.counters_known = before.has_value() && ready["counters_known"] == "1";
   if (before) r.counters_before = *before;
@@ -525,7 +428,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
       swr.wr.rdma.rkey = static_cast<uint32_t>(rkey);
     }
     ibv_send_wr* bad = nullptr;
-    const double posted = Now();
+    const double posted = SteadyNow();
     bool send_ok = false;
     if (int rc = ibv_post_send(a.qp->get(), &swr, &bad); rc != 0) {
       w.state = WrState::kPostFailed;
@@ -553,7 +456,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
       }
     }
     // The far end: the receive's completion (SEND) and the bytes.
-    const double left = std::max(0.0, req.deadline_s - (Now() - posted));
+    const double left = std::max(0.0, req.deadline_s - (SteadyNow() - posted));
     RDMACHECK_ASSIGN_OR_RETURN(Fields res, Ask(ch, "WR_CHECK",
                                                {{"index", absl::StrCat(i)},
                                                 {"op", op},
@@ -562,7 +465,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
                                                 {"wait_s", absl::StrCat(left)}},
                                                "WR_RESULT"));
     if (send && send_ok) {
-      w.seconds = Now() - posted;
+      w.seconds = SteadyNow() - posted;
       const std::string st = res["state"];
       if (st == "none") {
         w.state = WrState::kNoCompletion;
@@ -595,7 +498,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
   if (after) r.counters_after = *after;
   r.peer_counters_after = GetCounters("c.", done);
   r.counters_known = r.counters_known && after.has_value() && done["counters_known"] == "1";
-  r.seconds = Now() - t0;
+  r.seconds = SteadyNow() - t0;
   return r;
 }
 

@@ -1,12 +1,10 @@
 #include "probe/cq_overrun.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,40 +16,18 @@
 #include "probe/gid_choice.h"
 #include "probe/gid_table.h"
 #include "probe/probe.h"
+#include "probe/probe_util.h"
 #include "util/status_macros.h"
 #include "verbs/context.h"
 #include "verbs/errors.h"
+#include "verbs/qp_state.h"
+#include "verbs/rc_connect.h"
 #include "verbs/resources.h"
 
 namespace rdmacheck {
 namespace {
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 bool Interrupted() { return ProbeInterruptFlag().load(); }
-
-const char* QpStateName(int s) {
-  switch (s) {
-    case IBV_QPS_RESET: return "RESET";
-    case IBV_QPS_INIT: return "INIT";
-    case IBV_QPS_RTR: return "RTR";
-    case IBV_QPS_RTS: return "RTS";
-    case IBV_QPS_SQD: return "SQD";
-    case IBV_QPS_SQE: return "SQE";
-    case IBV_QPS_ERR: return "ERR";
-    default: return "UNKNOWN";
-  }
-}
-
-std::string QueryQpState(const verbs::QueuePair& qp) {
-  ibv_qp_attr attr{};
-  ibv_qp_init_attr init{};
-  int rc = ibv_query_qp(qp.get(), &attr, IBV_QP_STATE, &init);
-  if (rc != 0) return absl::StrCat("unknown (ibv_query_qp: ", verbs::ErrnoText(rc), ")");
-  return QpStateName(attr.qp_state);
-}
 
 // The enum name beside libibverbs' text, for the events this probe expects.
 std::string EventName(ibv_event_type t) {
@@ -72,15 +48,15 @@ std::string EventName(ibv_event_type t) {
 int ReadEvents(ibv_context* ctx, const std::string& dev, double wait_s, double t0,
                std::vector<TimedEvent>* out) {
   int cq_err = 0;
-  const double end = Now() + wait_s;
+  const double end = SteadyNow() + wait_s;
   for (int i = 0; i < 256; ++i) {
-    int ms = std::max(0, static_cast<int>((end - Now()) * 1000));
+    int ms = std::max(0, static_cast<int>((end - SteadyNow()) * 1000));
     pollfd p{ctx->async_fd, POLLIN, 0};
     if (poll(&p, 1, ms) <= 0) break;
     ibv_async_event ev;
     if (ibv_get_async_event(ctx, &ev) != 0) break;
     TimedEvent te;
-    te.seconds = Now() - t0;
+    te.seconds = SteadyNow() - t0;
     te.what = absl::StrCat(EventName(ev.event_type), " on ", dev);
     switch (ev.event_type) {
       case IBV_EVENT_QP_FATAL:
@@ -101,48 +77,23 @@ int ReadEvents(ibv_context* ctx, const std::string& dev, double wait_s, double t
   return cq_err;
 }
 
+// The two QPs share the device, port and GID; retry_cnt never 7 (rxe
+// retries forever).
 absl::Status Connect(const verbs::QueuePair& qp, uint32_t dest_qpn, const ibv_gid& dgid, int sgid_index,
                      int port, ibv_mtu mtu, const std::string& dev) {
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_INIT;
-  a.port_num = static_cast<uint8_t>(port);
-  a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  if (int rc = ibv_modify_qp(qp.get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-      rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", dev, " qp=", qp.qp_num(), " state=INIT)"), rc);
-  }
-  a = ibv_qp_attr{};
-  a.qp_state = IBV_QPS_RTR;
-  a.path_mtu = mtu;
-  a.dest_qp_num = dest_qpn;
-  a.max_dest_rd_atomic = 1;
-  a.min_rnr_timer = 12;
-  a.ah_attr.is_global = 1;
-  a.ah_attr.port_num = static_cast<uint8_t>(port);
-  a.ah_attr.grh.dgid = dgid;
-  a.ah_attr.grh.sgid_index = static_cast<uint8_t>(sgid_index);
-  a.ah_attr.grh.hop_limit = 64;
-  if (int rc = ibv_modify_qp(qp.get(), &a,
-                             IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                                 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-      rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", dev, " qp=", qp.qp_num(), " state=RTR dest_qpn=",
-                                          dest_qpn, " sgid_index=", sgid_index, ")"),
-                             rc);
-  }
-  a = ibv_qp_attr{};
-  a.qp_state = IBV_QPS_RTS;
-  a.timeout = 14;
-  a.retry_cnt = 6;  // never 7: rxe retries forever
-  a.rnr_retry = 3;
-  a.max_rd_atomic = 1;
-  if (int rc = ibv_modify_qp(qp.get(), &a,
-                             IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-                                 IBV_QP_MAX_QP_RD_ATOMIC);
-      rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", dev, " qp=", qp.qp_num(), " state=RTS)"), rc);
-  }
-  return absl::OkStatus();
+  verbs::RcPath p;
+  p.dev = dev;
+  p.port = port;
+  p.path_mtu = mtu;
+  p.dest_qpn = dest_qpn;
+  p.dgid = dgid;
+  p.sgid_index = sgid_index;
+  p.timeout = 14;
+  p.retry_cnt = 6;
+  p.rnr_retry = 3;
+  p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  p.naming = verbs::RcCallNaming::kQpNumber;
+  return verbs::ConnectRc(qp, p);
 }
 
 }  // namespace
@@ -171,7 +122,7 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
   // First, so that it is destroyed last: everything below is released before
   // a SIGINT is passed on.
   SigintGuard sigint;
-  const double t_start = Now();
+  const double t_start = SteadyNow();
   CqOverrunResult r;
   r.device = req.device;
   r.requested_cqe = req.cqe;
@@ -179,24 +130,10 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
   std::vector<uint8_t> buf(8192, 0);
 
   RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(req.device));
-  RDMACHECK_ASSIGN_OR_RETURN(ibv_port_attr pa, ctx.QueryPort(static_cast<uint8_t>(req.port)));
-  if (pa.state != IBV_PORT_ACTIVE) {
-    return absl::FailedPreconditionError(absl::StrCat(req.device, " port ", req.port, " is ",
-                                                      ibv_port_state_str(pa.state), ", not ACTIVE"));
-  }
-  GidEntry gid;
-  if (req.gid_index) {
-    RDMACHECK_ASSIGN_OR_RETURN(gid, ReadGid(req.sysfs_root, req.device, req.port, *req.gid_index));
-  } else {
-    std::vector<GidEntry> table =
-        ReadGidTable(req.sysfs_root, req.device, req.port, std::min<int>(64, pa.gid_tbl_len));
-    RDMACHECK_ASSIGN_OR_RETURN(gid, ChooseGid(table, std::nullopt, absl::StrCat(req.device, " port ", req.port)));
-  }
-  ibv_gid raw{};
-  if (inet_pton(AF_INET6, gid.gid.c_str(), raw.raw) != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(req.device, " GID ", gid.index, " '", gid.gid, "' is not an IPv6 address"));
-  }
+  RDMACHECK_ASSIGN_OR_RETURN(PortGid pg, ResolvePortGid(ctx, req.sysfs_root, req.device, req.port, req.gid_index));
+  const ibv_port_attr& pa = pg.attr;
+  const GidEntry& gid = pg.gid;
+  const ibv_gid& raw = pg.raw;
   r.gid_index = gid.index;
   r.gid = gid.gid;
 
@@ -230,7 +167,7 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
   if (flags < 0 || fcntl(c->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
     return verbs::VerbsError(absl::StrCat("fcntl(async_fd of ", req.device, ", O_NONBLOCK)"), errno);
   }
-  r.setup_seconds = Now() - t_start;
+  r.setup_seconds = SteadyNow() - t_start;
 
   // 64 bytes from the start of the buffer to its second half, each WR
   // signaled, none polled until the burst has played out.
@@ -247,7 +184,7 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
     ibv_send_wr* bad = nullptr;
     return ibv_post_send(qa.get(), &wr, &bad);
   };
-  const double t0 = Now();
+  const double t0 = SteadyNow();
   for (uint32_t i = 0; i < burst && !Interrupted(); ++i) {
     if (int rc = post_one(i); rc != 0) {
       r.post_error = absl::StrCat("ibv_post_send(dev=", req.device, " WR ", i, " of ", burst,
@@ -256,13 +193,13 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
     }
     ++r.posted;
   }
-  r.post_seconds = Now() - t0;
+  r.post_seconds = SteadyNow() - t0;
 
   // Wait for the first CQ_ERR (or the deadline), then until events stop for
   // 100 ms: the rest of the burst completes (or is lost) meanwhile.
   const double deadline = t0 + req.deadline_s;
-  while (!Interrupted() && Now() < deadline) {
-    const double slice = std::min(0.05, deadline - Now());
+  while (!Interrupted() && SteadyNow() < deadline) {
+    const double slice = std::min(0.05, deadline - SteadyNow());
     const size_t before = r.events.size();
     ReadEvents(c, req.device, slice, t0, &r.events);
     for (size_t i = before; i < r.events.size() && !r.cq_err_seconds; ++i) {
@@ -271,20 +208,20 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
     if (r.cq_err_seconds) break;
   }
   if (r.cq_err_seconds) {
-    const double settle_end = std::min(deadline + req.deadline_s, Now() + req.deadline_s);
-    double quiet_since = Now();
-    while (!Interrupted() && Now() < settle_end && Now() - quiet_since < 0.1) {
+    const double settle_end = std::min(deadline + req.deadline_s, SteadyNow() + req.deadline_s);
+    double quiet_since = SteadyNow();
+    while (!Interrupted() && SteadyNow() < settle_end && SteadyNow() - quiet_since < 0.1) {
       const size_t before = r.events.size();
       ReadEvents(c, req.device, 0.02, t0, &r.events);
-      if (r.events.size() != before) quiet_since = Now();
+      if (r.events.size() != before) quiet_since = SteadyNow();
     }
   }
-  r.qp_state_after = QueryQpState(qa);
+  r.qp_state_after = verbs::QueryQpState(qa);
 
   // Drain: poll until the CQ stays empty for 50 ms (bounded by the deadline).
-  const double drain_end = Now() + req.deadline_s;
-  double empty_since = Now();
-  while (!Interrupted() && Now() < drain_end && Now() - empty_since < 0.05) {
+  const double drain_end = SteadyNow() + req.deadline_s;
+  double empty_since = SteadyNow();
+  while (!Interrupted() && SteadyNow() < drain_end && SteadyNow() - empty_since < 0.05) {
     ibv_wc wc[16];
     int n = ibv_poll_cq(small.get(), 16, wc);
     if (n < 0) {
@@ -295,7 +232,7 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
       poll(nullptr, 0, 1);
       continue;
     }
-    empty_since = Now();
+    empty_since = SteadyNow();
     for (int i = 0; i < n; ++i) {
       r.statuses[ibv_wc_status_str(wc[i].status)]++;
       ++r.polled;
@@ -311,9 +248,7 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
   } else if (int rc = post_one(burst); rc != 0) {
     r.next_wr = absl::StrCat("post refused: ", verbs::ErrnoText(rc));
   } else {
-    CompletionPoller p;
-    ibv_cq* cq = small.get();
-    p.poll = [cq](int n, ibv_wc* wc) { return ibv_poll_cq(cq, n, wc); };
+    CompletionPoller p = PollerFor(small);
     // Late completions of the burst may come first: they count as polled.
     auto count = [&r](const ibv_wc& wc) {
       r.statuses[ibv_wc_status_str(wc.status)]++;
@@ -321,9 +256,9 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
       if (wc.status == IBV_WC_SUCCESS) ++r.polled_success;
       if (wc.status == IBV_WC_WR_FLUSH_ERR) ++r.polled_flushed;
     };
-    const double next_end = Now() + req.deadline_s;
+    const double next_end = SteadyNow() + req.deadline_s;
     while (r.next_wr.empty()) {
-      WaitOutcome w = WaitForCompletions(p, 1, std::max(0.0, next_end - Now()), &ProbeInterruptFlag());
+      WaitOutcome w = WaitForCompletions(p, 1, std::max(0.0, next_end - SteadyNow()), &ProbeInterruptFlag());
       for (const ibv_wc& wc : w.wcs) {
         if (wc.wr_id == burst) {
           r.next_wr = absl::StrCat("completed: ", ibv_wc_status_str(wc.status));
@@ -337,15 +272,15 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
         r.next_wr = "interrupted";
       } else if (w.end == WaitEnd::kPollError) {
         r.next_wr = absl::StrCat("ibv_poll_cq returned ", w.poll_rc);
-      } else if (w.end == WaitEnd::kDeadline || Now() >= next_end) {
+      } else if (w.end == WaitEnd::kDeadline || SteadyNow() >= next_end) {
         r.next_wr = absl::StrFormat("no completion in %g s", req.deadline_s);
       }
     }
   }
   ReadEvents(c, req.device, 0.02, t0, &r.events);
-  r.qp_state_final = QueryQpState(qa);
+  r.qp_state_final = verbs::QueryQpState(qa);
   r.interrupted = r.interrupted || Interrupted();
-  r.seconds = Now() - t_start;
+  r.seconds = SteadyNow() - t_start;
   return r;
 }
 

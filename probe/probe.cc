@@ -1,13 +1,8 @@
 #include "probe/probe.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <infiniband/verbs.h>
-#include <poll.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -20,10 +15,13 @@
 #include "probe/gid_choice.h"
 #include "probe/gid_table.h"
 #include "probe/hw_counters.h"
+#include "probe/probe_util.h"
 #include "probe/sge_layout.h"
 #include "util/status_macros.h"
 #include "verbs/context.h"
 #include "verbs/errors.h"
+#include "verbs/qp_state.h"
+#include "verbs/rc_connect.h"
 #include "verbs/resources.h"
 
 namespace rdmacheck {
@@ -32,51 +30,6 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 
 extern "C" void OnSigint(int) { g_interrupted.store(true); }
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Anonymous memory (page aligned), or huge pages; unmapped on destruction.
-class MappedBuffer {
- public:
-  static absl::StatusOr<MappedBuffer> Map(uint64_t bytes, bool huge) {
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0);
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (p == MAP_FAILED) {
-      int err = errno;
-      return verbs::VerbsError(absl::StrCat("mmap(length=", bytes, huge ? " MAP_HUGETLB" : "", ")"), err);
-    }
-    return MappedBuffer(static_cast<uint8_t*>(p), bytes);
-  }
-  MappedBuffer(MappedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
-  MappedBuffer& operator=(MappedBuffer&&) = delete;
-  MappedBuffer(const MappedBuffer&) = delete;
-  ~MappedBuffer() {
-    if (p_ != nullptr) munmap(p_, n_);
-  }
-  uint8_t* data() const { return p_; }
-  uint64_t size() const { return n_; }
-
- private:
-  MappedBuffer(uint8_t* p, uint64_t n) : p_(p), n_(n) {}
-  uint8_t* p_ = nullptr;
-  uint64_t n_ = 0;
-};
-
-// A registered buffer: the region is deregistered before the memory goes.
-struct Region {
-  MappedBuffer buf;
-  verbs::MemoryRegion mr;
-};
-
-absl::StatusOr<Region> MakeRegion(const verbs::ProtectionDomain& pd, uint64_t bytes, bool huge,
-                                  int access) {
-  RDMACHECK_ASSIGN_OR_RETURN(MappedBuffer buf, MappedBuffer::Map(bytes, huge));
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::MemoryRegion mr,
-                             verbs::MemoryRegion::Register(pd, buf.data(), bytes, access));
-  return Region{std::move(buf), std::move(mr)};
-}
 
 // One end of the connection. Members in creation order, so they are
 // destroyed QP -> CQ -> MR -> PD -> context (each also holds what it needs).
@@ -95,158 +48,40 @@ struct Side {
   std::optional<verbs::QueuePair> qp;
 };
 
-const char* QpStateName(int s) {
-  switch (s) {
-    case IBV_QPS_RESET: return "RESET";
-    case IBV_QPS_INIT: return "INIT";
-    case IBV_QPS_RTR: return "RTR";
-    case IBV_QPS_RTS: return "RTS";
-    case IBV_QPS_SQD: return "SQD";
-    case IBV_QPS_SQE: return "SQE";
-    case IBV_QPS_ERR: return "ERR";
-    default: return "UNKNOWN";
-  }
-}
-
-std::string QueryQpState(const verbs::QueuePair& qp) {
-  ibv_qp_attr attr{};
-  ibv_qp_init_attr init{};
-  int rc = ibv_query_qp(qp.get(), &attr, IBV_QP_STATE, &init);
-  if (rc != 0) return absl::StrCat("unknown (ibv_query_qp: ", verbs::ErrnoText(rc), ")");
-  return QpStateName(attr.qp_state);
-}
-
 std::optional<Counters> Snapshot(const ProbeRequest& req, const Side& s) {
   absl::StatusOr<Counters> c = ReadHwCounters(req.sysfs_root, s.dev, s.port);
   if (!c.ok()) return std::nullopt;
   return *std::move(c);
 }
 
-// Reads every pending async event of the context within `wait_s`.
-void DrainAsyncEvents(const Side& s, double wait_s, std::vector<std::string>* out) {
-  ibv_context* ctx = s.ctx.get();
-  int flags = fcntl(ctx->async_fd, F_GETFL);
-  if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-    out->push_back(absl::StrCat("async events of ", s.dev, " not read: fcntl: ", verbs::ErrnoText(errno)));
-    return;
-  }
-  const double end = Now() + wait_s;
-  for (int i = 0; i < 64; ++i) {
-    int ms = std::max(0, static_cast<int>((end - Now()) * 1000));
-    pollfd p{ctx->async_fd, POLLIN, 0};
-    int rc = poll(&p, 1, ms);
-    if (rc <= 0) break;
-    ibv_async_event ev;
-    if (ibv_get_async_event(ctx, &ev) != 0) break;
-    std::string what = absl::StrCat(ibv_event_type_str(ev.event_type), " on ", s.dev);
-    switch (ev.event_type) {
-      case IBV_EVENT_QP_FATAL:
-      case IBV_EVENT_QP_REQ_ERR:
-      case IBV_EVENT_QP_ACCESS_ERR:
-      case IBV_EVENT_COMM_EST:
-      case IBV_EVENT_SQ_DRAINED:
-      case IBV_EVENT_PATH_MIG:
-      case IBV_EVENT_PATH_MIG_ERR:
-      case IBV_EVENT_QP_LAST_WQE_REACHED:
-        absl::StrAppend(&what, " (qp ", ev.element.qp->qp_num, ")");
-        break;
-      case IBV_EVENT_CQ_ERR:
-        absl::StrAppend(&what, " (CQ_ERR)");
-        break;
-      default:
-        break;
-    }
-    out->push_back(what);
-    ibv_ack_async_event(&ev);
-  }
-}
-
 absl::Status OpenSide(const ProbeRequest& req, const std::string& dev, int port,
                       std::optional<int> gid_index, std::optional<Side>* out) {
   RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(dev));
-  RDMACHECK_ASSIGN_OR_RETURN(ibv_port_attr pa, ctx.QueryPort(static_cast<uint8_t>(port)));
-  if (pa.state != IBV_PORT_ACTIVE) {
-    return absl::FailedPreconditionError(absl::StrCat(dev, " port ", port, " is ",
-                                                      ibv_port_state_str(pa.state), ", not ACTIVE"));
-  }
-  // A given index: that one entry. Else the operator's choice among the
-  // first kGidScan entries (where every driver puts the addresses it has).
-  constexpr int kGidScan = 64;
-  GidEntry gid;
-  if (gid_index) {
-    RDMACHECK_ASSIGN_OR_RETURN(gid, ReadGid(req.sysfs_root, dev, port, *gid_index));
-  } else {
-    std::vector<GidEntry> table =
-        ReadGidTable(req.sysfs_root, dev, port, std::min<int>(kGidScan, pa.gid_tbl_len));
-    RDMACHECK_ASSIGN_OR_RETURN(gid, ChooseGid(table, std::nullopt, absl::StrCat(dev, " port ", port)));
-  }
-  Side s{dev, port, std::move(ctx), pa, gid, {}, {}, {}, {}, {}, {}, {}};
-  if (inet_pton(AF_INET6, gid.gid.c_str(), s.raw_gid.raw) != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(dev, " GID ", gid.index, " '", gid.gid, "' is not an IPv6 address"));
-  }
-  out->emplace(std::move(s));
+  RDMACHECK_ASSIGN_OR_RETURN(PortGid pg, ResolvePortGid(ctx, req.sysfs_root, dev, port, gid_index));
+  out->emplace(Side{dev, port, std::move(ctx), pg.attr, pg.gid, pg.raw, {}, {}, {}, {}, {}, {}});
   return absl::OkStatus();
 }
 
-absl::Status ToInit(const Side& s) {
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_INIT;
-  a.pkey_index = 0;
-  a.port_num = static_cast<uint8_t>(s.port);
-  a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  int rc = ibv_modify_qp(s.qp->get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-  if (rc != 0) return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=INIT port=", s.port, ")"), rc);
-  return absl::OkStatus();
-}
-
-absl::Status ToRtrRts(const ProbeRequest& req, const Side& s, const Side& remote, ibv_mtu mtu) {
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_RTR;
-  a.path_mtu = mtu;
-  a.dest_qp_num = remote.qp->qp_num();
-  a.rq_psn = 0;
-  a.max_dest_rd_atomic = 1;
-  a.min_rnr_timer = 12;  // 0.64 ms
-  a.ah_attr.is_global = 1;
-  a.ah_attr.port_num = static_cast<uint8_t>(s.port);
-  a.ah_attr.grh.dgid = remote.raw_gid;
-  a.ah_attr.grh.sgid_index = static_cast<uint8_t>(s.gid.index);
-  a.ah_attr.grh.hop_limit = 64;
-  int rc = ibv_modify_qp(s.qp->get(), &a,
-                         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                             IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-  if (rc != 0) {
-    return verbs::VerbsError(
-        absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=RTR path_mtu=", 128 << mtu, " dest_qpn=",
-                     remote.qp->qp_num(), " dgid=", remote.gid.gid, " sgid_index=", s.gid.index, ")"),
-        rc);
-  }
-  a = ibv_qp_attr{};
-  a.qp_state = IBV_QPS_RTS;
-  a.timeout = static_cast<uint8_t>(req.timeout);
-  a.retry_cnt = static_cast<uint8_t>(req.retry_cnt);
-  a.rnr_retry = static_cast<uint8_t>(req.rnr_retry);
-  a.sq_psn = 0;
-  a.max_rd_atomic = 1;
-  rc = ibv_modify_qp(s.qp->get(), &a,
-                     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-                         IBV_QP_MAX_QP_RD_ATOMIC);
-  if (rc != 0) {
-    return verbs::VerbsError(absl::StrCat("ibv_modify_qp(dev=", s.dev, " state=RTS timeout=", req.timeout,
-                                          " retry_cnt=", req.retry_cnt, " rnr_retry=", req.rnr_retry, ")"),
-                             rc);
-  }
-  return absl::OkStatus();
+// This end's half of the connection to `remote`.
+verbs::RcPath PathTo(const ProbeRequest& req, const Side& s, const Side& remote, ibv_mtu mtu) {
+  verbs::RcPath p;
+  p.dev = s.dev;
+  p.port = s.port;
+  p.path_mtu = mtu;
+  p.dest_qpn = remote.qp->qp_num();
+  p.dgid = remote.raw_gid;
+  p.dgid_text = remote.gid.gid;
+  p.sgid_index = s.gid.index;
+  p.rq_psn = 0;
+  p.sq_psn = 0;
+  p.timeout = req.timeout;
+  p.retry_cnt = req.retry_cnt;
+  p.rnr_retry = req.rnr_retry;
+  p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  return p;
 }
 
 uint8_t PatternByte(int wr, uint64_t k) { return static_cast<uint8_t>((k * 131 + wr * 29 + 7) & 0xff); }
-
-CompletionPoller PollerFor(const verbs::CompletionQueue& cq) {
-  CompletionPoller p;
-  ibv_cq* c = cq.get();
-  p.poll = [c](int n, ibv_wc* wc) { return ibv_poll_cq(c, n, wc); };
-  return p;
-}
 
 }  // namespace
 
@@ -294,7 +129,7 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
   // First, so that it is destroyed last: everything below is released before
   // a SIGINT is passed on.
   SigintGuard sigint;
-  const double t0 = Now();
+  const double t0 = SteadyNow();
   ProbeResult r;
   r.device = req.device;
   r.loopback = req.peer_device.empty() || (req.peer_device == req.device && req.peer_port == req.port);
@@ -390,12 +225,15 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
                             IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
   b->region.emplace(std::move(rr));
 
-  RDMACHECK_RETURN_IF_ERROR(ToInit(*a));
-  RDMACHECK_RETURN_IF_ERROR(ToInit(*b));
-  RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *a, *b, mtu));
-  RDMACHECK_RETURN_IF_ERROR(ToRtrRts(req, *b, *a, mtu));
+  const verbs::RcPath ab = PathTo(req, *a, *b, mtu), ba = PathTo(req, *b, *a, mtu);
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToInit(*a->qp, ab));
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToInit(*b->qp, ba));
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToRtr(*a->qp, ab));
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToRts(*a->qp, ab));
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToRtr(*b->qp, ba));
+  RDMACHECK_RETURN_IF_ERROR(verbs::ToRts(*b->qp, ba));
 
-  r.setup_seconds = Now() - t0;
+  r.setup_seconds = SteadyNow() - t0;
   std::optional<Counters> before_a = Snapshot(req, *a), before_b = Snapshot(req, *b);
   r.counters_known = before_a.has_value() && before_b.has_value();
   if (before_a) r.counters_before = *before_a;
@@ -428,7 +266,7 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
     uint8_t* dst = b->region->buf.data();
     for (uint64_t j = 0; j < l.total_bytes; ++j) dst[j] = expect[j] ^ 0xa5;
 
-    w.qp_state_before = QueryQpState(*a->qp);
+    w.qp_state_before = verbs::QueryQpState(*a->qp);
     std::optional<Counters> ca = Snapshot(req, *a), cb = Snapshot(req, *b);
     const bool send = w.spec.op == ProbeOp::kSend;
     if (send) {
@@ -457,7 +295,7 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
       swr.wr.rdma.rkey = b->region->mr.rkey();
     }
     ibv_send_wr* bad = nullptr;
-    const double posted = Now();
+    const double posted = SteadyNow();
     if (int rc = ibv_post_send(a->qp->get(), &swr, &bad); rc != 0) {
       w.state = WrState::kPostFailed;
       w.post_error = absl::StrCat("ibv_post_send(dev=", a->dev, " opcode=", ProbeOpName(w.spec.op),
@@ -483,9 +321,9 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
     } else {
       w.state = WrState::kCompleted;
       if (send) {
-        double left = std::max(0.0, req.deadline_s - (Now() - posted));
+        double left = std::max(0.0, req.deadline_s - (SteadyNow() - posted));
         WaitOutcome wr = WaitForCompletions(PollerFor(*b->cq), 1, left, &g_interrupted);
-        w.seconds = Now() - posted;
+        w.seconds = SteadyNow() - posted;
         if (wr.end == WaitEnd::kStopped) {
           r.interrupted = true;
           w.state = WrState::kNoCompletion;
@@ -518,14 +356,14 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
   }
   // After a failure, give the QP-fatal / CQ-error events a moment to land.
   const double ev_wait = failed ? 0.05 : 0.0;
-  DrainAsyncEvents(*a, ev_wait, &r.async_events);
-  DrainAsyncEvents(*b, 0.0, &r.async_events);
-  r.qp_state = QueryQpState(*a->qp);
-  r.peer_qp_state = QueryQpState(*b->qp);
+  DrainAsyncEvents(a->ctx, a->dev, ev_wait, AsyncEventText::kWithElement, &r.async_events);
+  DrainAsyncEvents(b->ctx, b->dev, 0.0, AsyncEventText::kWithElement, &r.async_events);
+  r.qp_state = verbs::QueryQpState(*a->qp);
+  r.peer_qp_state = verbs::QueryQpState(*b->qp);
   std::optional<Counters> after_a = Snapshot(req, *a), after_b = Snapshot(req, *b);
   if (after_a) r.counters_after = *after_a;
   if (after_b) r.peer_counters_after = *after_b;
-  r.seconds = Now() - t0;
+  r.seconds = SteadyNow() - t0;
   return r;
 }
 
