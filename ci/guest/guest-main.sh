@@ -191,10 +191,25 @@ run_scenario() {
     fault || { record FAIL "$scn: fault" "the fault command failed"; undo 2>/dev/null; return; }
   fi
   echo "rdmacheck ${args[*]} --format=json"
+  local res_before res_after i
+  res_before=$(res_counts)
   (
     eval "$limits"
     exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${wrap[@]}" "$RDMACHECK" "${args[@]}" --format=json
   ) >"$json" 2>"$err" || rc=$?
+  # Every run releases what it created (issue 6): no device's PD/CQ/QP/MR
+  # count is above where it was, within 3 s of rdmacheck's exit (the kernel
+  # frees a process's objects when its verbs fds close).
+  for ((i = 0; i < 30; i++)); do
+    res_after=$(res_counts)
+    res_not_above "$res_before" "$res_after" && break
+    sleep 0.1
+  done
+  if res_not_above "$res_before" "$res_after"; then
+    record PASS "$scn: rdmacheck left no PD/CQ/QP/MR behind" "$res_after"
+  else
+    record FAIL "$scn: rdmacheck left no PD/CQ/QP/MR behind" "before: $res_before; after: $res_after"
+  fi
   echo "rdmacheck exit $rc; $(jq -c '.summary' "$json" 2>/dev/null || head -c 300 "$json")"
   jq -r '.checks[]? | "  [\(.verdict)] \(.id)  \(.title)"' "$json" 2>/dev/null
   [[ -s "$err" ]] && sed 's/^/  stderr: /' "$err" | head -5

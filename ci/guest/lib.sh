@@ -116,3 +116,20 @@ nft_drop_roce() {
     nft add chain inet rdmacheck_fault in '{ type filter hook input priority 0; }' &&
     nft add rule inet rdmacheck_fault in udp dport 4791 drop
 }
+
+# res_counts: "rxe0 pd 1 cq 0 qp 1 mr 0 | rxe1 ..." from the kernel's RDMA
+# resource summary (`rdma res show`), one device after another.
+res_counts() {
+  rdma res show 2>/dev/null | sed -E 's/^[0-9]+: //' |
+    awk '{ out = $1; for (i = 2; i < NF; i++) if ($i ~ /^(pd|cq|qp|mr)$/) out = out " " $i " " $(i + 1);
+           printf "%s%s", sep, out; sep = " | " } END { print "" }'
+}
+
+# res_not_above BEFORE NOW: true when no device's pd/cq/qp/mr count in NOW
+# exceeds its count in BEFORE (objects of processes that ended may be gone).
+res_not_above() {
+  awk -v b="$1" -v n="$2" 'BEGIN {
+    split(b, bd, " [|] "); for (i in bd) { k = split(bd[i], f, " "); for (j = 2; j < k; j += 2) before[f[1] " " f[j]] = f[j + 1] }
+    split(n, nd, " [|] "); for (i in nd) { k = split(nd[i], f, " "); for (j = 2; j < k; j += 2) if (f[j + 1] + 0 > before[f[1] " " f[j]] + 0) exit 1 }
+  }'
+}

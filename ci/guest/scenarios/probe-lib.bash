@@ -6,13 +6,8 @@
 #   fault() { res_begin; nft_drop_roce; }
 #   undo()  { nft delete table inet rdmacheck_fault; res_end; expect_seconds hung-qp 2.2; }
 
-# res_counts: "rxe0 pd 1 cq 0 qp 1 mr 0 | rxe1 ..." from the kernel's RDMA
-# resource summary (`rdma res show`), one device after another.
-res_counts() {
-  rdma res show 2>/dev/null | sed -E 's/^[0-9]+: //' |
-    awk '{ out = $1; for (i = 2; i < NF; i++) if ($i ~ /^(pd|cq|qp|mr)$/) out = out " " $i " " $(i + 1);
-           printf "%s%s", sep, out; sep = " | " } END { print "" }'
-}
+# res_counts (the kernel's per-device pd/cq/qp/mr counts) is in lib.sh: the
+# runner checks every scenario with it too.
 
 res_begin() { RES_BEFORE=$(res_counts); }
 
