@@ -13,6 +13,7 @@ pkgs=(
   libtinyxml2-dev          # tests parse JUnit XML
   python3                  # coverage stand-ins, benchmarks
   python3-yaml             # ci/container's examples_test parses the YAML examples
+  shellcheck               # ... and lints the shell embedded in them
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then
