@@ -436,24 +436,7 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
                                   "): ", verbs::ErrnoText(rc));
     } else {
       WaitOutcome ws = WaitForCompletions(Poller(a), 1, req.deadline_s, stop);
-      w.seconds = ws.seconds;
-      if (ws.end == WaitEnd::kStopped) {
-        r.interrupted = true;
-        w.state = WrState::kNoCompletion;
-      } else if (ws.end == WaitEnd::kPollError) {
-        w.state = WrState::kError;
-        w.wc_status_text = absl::StrCat("ibv_poll_cq returned ", ws.poll_rc);
-      } else if (ws.end == WaitEnd::kDeadline || ws.wcs.empty()) {
-        w.state = WrState::kNoCompletion;
-      } else if (ws.wcs[0].status != IBV_WC_SUCCESS) {
-        w.state = WrState::kError;
-        w.wc_status = ws.wcs[0].status;
-        w.wc_status_text = ibv_wc_status_str(ws.wcs[0].status);
-        w.vendor_err = ws.wcs[0].vendor_err;
-      } else {
-        w.state = WrState::kCompleted;
-        send_ok = true;
-      }
+      send_ok = RecordSendCompletion(ws, &w, &r.interrupted);
     }
     // The far end: the receive's completion (SEND) and the bytes.
     const double left = std::max(0.0, req.deadline_s - (SteadyNow() - posted));

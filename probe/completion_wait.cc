@@ -3,6 +3,8 @@
 #include <chrono>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+
 namespace rdmacheck {
 
 WaitOutcome WaitForCompletions(const CompletionPoller& p, int want, double deadline_s,
@@ -44,6 +46,28 @@ WaitOutcome WaitForCompletions(const CompletionPoller& p, int want, double deadl
   }
   out.seconds = now() - start;
   return out;
+}
+
+bool RecordSendCompletion(const WaitOutcome& ws, WrOutcome* w, bool* interrupted) {
+  w->seconds = ws.seconds;
+  if (ws.end == WaitEnd::kStopped) {
+    *interrupted = true;
+    w->state = WrState::kNoCompletion;
+  } else if (ws.end == WaitEnd::kPollError) {
+    w->state = WrState::kError;
+    w->wc_status_text = absl::StrCat("ibv_poll_cq returned ", ws.poll_rc);
+  } else if (ws.end == WaitEnd::kDeadline || ws.wcs.empty()) {
+    w->state = WrState::kNoCompletion;
+  } else if (ws.wcs[0].status != IBV_WC_SUCCESS) {
+    w->state = WrState::kError;
+    w->wc_status = ws.wcs[0].status;
+    w->wc_status_text = ibv_wc_status_str(ws.wcs[0].status);
+    w->vendor_err = ws.wcs[0].vendor_err;
+  } else {
+    w->state = WrState::kCompleted;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace rdmacheck

@@ -15,6 +15,8 @@
 #include <functional>
 #include <vector>
 
+#include "probe/probe_types.h"
+
 namespace rdmacheck {
 
 struct CompletionPoller {
@@ -41,6 +43,12 @@ struct WaitOutcome {
 // deadline_s passed, or *stop became true.
 WaitOutcome WaitForCompletions(const CompletionPoller& p, int want, double deadline_s,
                                const std::atomic<bool>* stop);
+
+// Writes what the wait for a WR's send-side completion says into *w: its
+// seconds, its state and, on an error completion, the status and vendor
+// error. A Ctrl-C during the wait sets *interrupted. Returns true when the
+// WR completed with success. The local probe and the peer probe share it.
+bool RecordSendCompletion(const WaitOutcome& ws, WrOutcome* w, bool* interrupted);
 
 }  // namespace rdmacheck
 

@@ -98,5 +98,44 @@ TEST(WaitForCompletionsTest, PollErrorIsReported) {
   EXPECT_EQ(w.poll_rc, -22);
 }
 
+// The outcome of a WR's send-side completion, one row per way the wait ends.
+TEST(RecordSendCompletion, EveryWayTheWaitEnds) {
+  ibv_wc ok{};
+  ok.status = IBV_WC_SUCCESS;
+  ibv_wc retry{};
+  retry.status = IBV_WC_RETRY_EXC_ERR;
+  retry.vendor_err = 0x81;
+  struct Row {
+    const char* name;
+    WaitOutcome ws;
+    bool completed, interrupted;
+    WrState state;
+    const char* status_text;
+  } rows[] = {
+      {"success", {WaitEnd::kGot, {ok}, 0.25, 0}, true, false, WrState::kCompleted, ""},
+      {"error completion", {WaitEnd::kGot, {retry}, 0.47, 0}, false, false, WrState::kError,
+       "transport retry counter exceeded"},
+      {"deadline", {WaitEnd::kDeadline, {}, 2.0, 0}, false, false, WrState::kNoCompletion, ""},
+      {"ctrl-c", {WaitEnd::kStopped, {}, 0.1, 0}, false, true, WrState::kNoCompletion, ""},
+      {"poll error", {WaitEnd::kPollError, {}, 0.0, -22}, false, false, WrState::kError,
+       "ibv_poll_cq returned -22"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.name);
+    WrOutcome w;
+    bool interrupted = false;
+    EXPECT_EQ(RecordSendCompletion(row.ws, &w, &interrupted), row.completed);
+    EXPECT_EQ(interrupted, row.interrupted);
+    EXPECT_EQ(w.state, row.state);
+    EXPECT_EQ(w.seconds, row.ws.seconds);
+    EXPECT_EQ(w.wc_status_text, row.status_text);
+  }
+  WrOutcome w;
+  bool interrupted = false;
+  RecordSendCompletion({WaitEnd::kGot, {retry}, 0.47, 0}, &w, &interrupted);
+  EXPECT_EQ(w.wc_status, IBV_WC_RETRY_EXC_ERR);
+  EXPECT_EQ(w.vendor_err, 0x81u);
+}
+
 }  // namespace
 }  // namespace rdmacheck
