@@ -38,6 +38,13 @@ int UsageError(const std::string& prog, const absl::Status& s) {
   return kExitUsage;
 }
 
+// Bad input (a plan, a profile, a device that cannot be read): the message
+// names the file and line; no --help hint, the flags were fine.
+int InputError(const std::string& prog, const absl::Status& s) {
+  std::cerr << prog << ": " << s.message() << "\n";
+  return kExitUsage;
+}
+
 // Writes `text` to --output or stdout; false (with a message) if it cannot.
 bool Emit(const CliFlags& f, const std::string& prog, const std::string& text) {
   if (!f.output) {
@@ -85,8 +92,7 @@ int RunList(const CliFlags& f, const std::string& prog, const char* only_check) 
 int RunCapture(const CliFlags& f, const std::string& prog) {
   absl::StatusOr<RunInputs> in = LoadRunInputs(f);
   if (!in.ok()) {
-    std::cerr << prog << ": " << in.status().message() << "\n";
-    return kExitUsage;
+    return InputError(prog, in.status());
   }
   if (!in->view.live()) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
@@ -148,8 +154,7 @@ int RunExplain(const CliFlags& f, const std::string& prog) {
   CliFlags run_flags;  // this host, default plan
   absl::StatusOr<RunInputs> in = LoadRunInputs(run_flags);
   if (!in.ok()) {
-    std::cerr << prog << ": " << in.status().message() << "\n";
-    return kExitUsage;
+    return InputError(prog, in.status());
   }
   std::cout << "\n== --live: the checks that confirm these findings, on this host ==\n";
   int run_code;
@@ -164,8 +169,7 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
   if (!checks.ok()) return UsageError(prog, checks.status());
   absl::StatusOr<RunInputs> in = LoadRunInputs(f);
   if (!in.ok()) {
-    std::cerr << prog << ": " << in.status().message() << "\n";
-    return kExitUsage;
+    return InputError(prog, in.status());
   }
   int run_code;
   RunReport rep = RunAndReport(*in, *checks, &run_code);
@@ -310,8 +314,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   for (const Check* c : *checks) need_rulesets = need_rulesets || c->id() == "firewall-4791";
   absl::StatusOr<RunInputs> in = LoadRunInputs(f, need_rulesets);
   if (!in.ok()) {
-    std::cerr << prog << ": " << in.status().message() << "\n";
-    return kExitUsage;
+    return InputError(prog, in.status());
   }
   int code;
   RunReport rep;
