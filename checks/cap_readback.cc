@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "diag/create_qp.h"
+#include "acts/create_qp.h"
 
 namespace rdmacheck {
 namespace {

@@ -4,7 +4,7 @@
 // it costs. WARN when a depth is granted >= 1.5x what was asked (rxe turns
 // 1024 into 2047), with the request that gets exactly what it needs computed
 // from the device; FAIL when the create fails, with the create-QP bisector's
-// finding (diag/create_qp.h). Doc: docs/checks/cap-readback.md
+// finding (acts/create_qp.h). Doc: docs/checks/cap-readback.md
 //
 //   CapReadbackCheck check;
 //   Result r = check.Run(ctx);  // ctx.device_for gives the Device to create on

@@ -25,8 +25,8 @@
 #include "absl/strings/string_view.h"
 #include <vector>
 
-#include "device/device.h"
-#include "device/device_view.h"
+#include "acts/device.h"
+#include "facts/device_view.h"
 #include "plan/plan.h"
 
 namespace rdmacheck {

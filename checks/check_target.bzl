@@ -34,7 +34,9 @@ def rdmacheck_check(name, id, deps = []):
     )
     native.cc_binary(
         name = name,
-        srcs = ["single_check_main.cc"],
+        # An entry point: its main() is rdmacheck's (cli/), the one place a
+        # checks/ target may name a layer above it.
+        srcs = ["//cli:single_check_main.cc"],
         local_defines = ['RDMACHECK_CHECK_ID=\\"%s\\"' % id],
         deps = ["//cli:cli_lib"],
     )

@@ -2,8 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "device/driver_model.h"
-#include "device/profile.h"
+#include "acts/driver_model.h"
+#include "facts/profile.h"
 #include "gtest/gtest.h"
 #include "plan/plan_parser.h"
 

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "probe/gid_choice.h"
+#include "acts/probe/gid_choice.h"
 
 namespace rdmacheck {
 namespace {

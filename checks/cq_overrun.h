@@ -18,7 +18,7 @@
 #include <string>
 
 #include "checks/check.h"
-#include "probe/cq_overrun_types.h"
+#include "acts/cq_overrun_types.h"
 
 namespace rdmacheck {
 

@@ -6,9 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "firewall/evaluate.h"
-#include "firewall/iptables_save.h"
-#include "firewall/nft_ruleset.h"
+#include "facts/firewall/evaluate.h"
+#include "facts/firewall/iptables_save.h"
+#include "facts/firewall/nft_ruleset.h"
 
 namespace rdmacheck {
 namespace {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "checks/check.h"
-#include "probe/classify.h"
-#include "probe/probe_types.h"
+#include "acts/probe/classify.h"
+#include "acts/probe_types.h"
 
 namespace rdmacheck {
 

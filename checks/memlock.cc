@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "checks/memory_budget.h"
-#include "device/container.h"
+#include "facts/container.h"
 
 namespace rdmacheck {
 

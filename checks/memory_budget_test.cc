@@ -1,7 +1,7 @@
 #include "checks/memory_budget.h"
 
 #include "checks/check_test_util.h"
-#include "device/driver_model.h"
+#include "acts/driver_model.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

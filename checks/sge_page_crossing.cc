@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "checks/hung_qp.h"
-#include "probe/classify.h"
+#include "acts/probe/classify.h"
 
 namespace rdmacheck {
 namespace {

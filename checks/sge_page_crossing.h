@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "checks/check.h"
-#include "probe/probe_types.h"
+#include "acts/probe_types.h"
 
 namespace rdmacheck {
 

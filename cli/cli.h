@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "checks/check.h"
 #include "cli/flags.h"
-#include "device/device_view.h"
+#include "facts/device_view.h"
 #include "plan/plan.h"
 
 namespace rdmacheck {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "common/rdma_types.h"
+#include "facts/rdma_types.h"
 
 namespace rdmacheck {
 

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "report/run_report.h"
+#include "checks/run_report.h"
 
 namespace rdmacheck {
 

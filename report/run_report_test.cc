@@ -1,4 +1,4 @@
-#include "report/run_report.h"
+#include "checks/run_report.h"
 
 #include "gtest/gtest.h"
 #include "report/internal/test_report.h"

@@ -11,7 +11,7 @@
 
 #include <ostream>
 
-#include "report/run_report.h"
+#include "checks/run_report.h"
 
 namespace rdmacheck {
 

@@ -1,7 +1,7 @@
 // The container examples use what rdmacheck tells users to add: every docker
 // flag of ContainerRunFlags() in the Dockerfile's run line and the hosted-CI
 // workflow, and every Kubernetes field of ContainerRemedies() in the Job and
-// the DaemonSet. A flag changed in device/container.cc and not here fails.
+// the DaemonSet. A flag changed in facts/container.cc and not here fails.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,7 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "device/container.h"
+#include "facts/container.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

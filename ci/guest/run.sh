@@ -77,8 +77,8 @@ if ((BUILD)); then
   mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
   t "guest-tagged tests: ${TESTS[*]:-none}"
-  timeout 1800 bazel build --noshow_progress //:rdmacheck //checks:live //device:model_grid >"$SHARE/out/bazel-build.log" 2>&1 ||
-    { hfail "bazel build //:rdmacheck //checks:live //device:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  timeout 1800 bazel build --noshow_progress //:rdmacheck //checks:live //acts:model_grid >"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build //:rdmacheck //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   if ((${#TESTS[@]})); then
     timeout 1800 bazel build --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
       { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
@@ -92,7 +92,7 @@ BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-bin
 # The `bazel test //checks:live` suite (issue 8), run once on the real pair.
 [[ -x "$BIN/checks/live" ]] && cp "$BIN/checks/live" "$SHARE/bin/checks_live"
 # The rxe driver model against the real rxe on a grid of create-QP requests.
-[[ -x "$BIN/device/model_grid" ]] && cp "$BIN/device/model_grid" "$SHARE/bin/model_grid"
+[[ -x "$BIN/acts/model_grid" ]] && cp "$BIN/acts/model_grid" "$SHARE/bin/model_grid"
 # Test executables run from inside their runfiles tree (copied with the
 # symlinks resolved): their rpath ($ORIGIN/../_solib_k8) and relative data
 # paths then hold in the guest as they do under bazel test.

@@ -6,7 +6,7 @@
 #ifndef RDMACHECK_REPORT_INTERNAL_TEST_REPORT_H_
 #define RDMACHECK_REPORT_INTERNAL_TEST_REPORT_H_
 
-#include "report/run_report.h"
+#include "checks/run_report.h"
 
 namespace rdmacheck::report_testing {
 

@@ -1,0 +1,43 @@
+// RunReport: everything a renderer needs about one run. Renderers
+// (report/text.h, report/json.h, report/junit.h) make no decisions: they
+// print what the checks decided.
+//
+//   RunReport rep = MakeRunReport(view, plan, results);
+//   RenderText(rep, std::cout, /*color=*/isatty(1));
+#ifndef RDMACHECK_CHECKS_RUN_REPORT_H_
+#define RDMACHECK_CHECKS_RUN_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "checks/check.h"
+
+namespace rdmacheck {
+
+// The version every output names; bump with each release.
+inline constexpr char kToolVersion[] = "0.1.0";
+
+struct ReportDevice {
+  std::string name;
+  std::string driver;     // "" when unknown
+  std::string fw_ver;     // "" when unknown
+  std::string node_guid;  // "" when unknown
+};
+
+struct RunReport {
+  std::string tool_version = kToolVersion;
+  std::string host;        // hostname, "" when unknown
+  std::string kernel;      // uname -r, "" when unknown
+  std::string source;      // DeviceView::source: "live", "profile:<path>", ...
+  std::string plan;        // plan path, or "<default>"
+  std::string started_at;  // RFC 3339 UTC
+  double seconds = 0;      // whole run
+  std::vector<ReportDevice> devices;
+  std::vector<Result> results;
+
+  int Count(Verdict v) const;
+};
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CHECKS_RUN_REPORT_H_

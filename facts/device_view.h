@@ -1,0 +1,154 @@
+// DeviceView: every fact the checks read about a node, gathered once per run.
+//
+// It is filled live (facts/gather.h), read from a recorded profile
+// (facts/profile.h) or imported from `ibv_devinfo -v` text. Every fact is
+// optional: a profile or an import may lack it, and a check that needs a
+// missing fact says SKIP and names it (see MissingFact()).
+//
+//   DeviceView view = ...;
+//   for (const DeviceInfo& dev : view.devices) {
+//     std::optional<uint64_t> wr = dev.Attr("max_qp_wr");
+//     if (!wr) return Skip(MissingFact(dev.name, "attr max_qp_wr"));
+//   }
+#ifndef RDMACHECK_FACTS_DEVICE_VIEW_H_
+#define RDMACHECK_FACTS_DEVICE_VIEW_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "facts/rdma_types.h"
+
+namespace rdmacheck {
+
+struct GidEntry {
+  int index = 0;
+  std::string gid;     // textual IPv6 form, e.g. "::ffff:198.18.0.1"
+  GidType type = GidType::kUnknown;
+  std::string netdev;  // empty when the kernel names none
+};
+
+struct PortInfo {
+  int port_num = 1;
+  // ibv_port_state_str() spelling without the PORT_ prefix: "ACTIVE", "DOWN",
+  // "INIT", "ARMED", "ACTIVE_DEFER", "NOP".
+  std::optional<std::string> state;
+  // sysfs phys_state spelling without the number: "LinkUp", "Disabled",
+  // "Polling", ...
+  std::optional<std::string> phys_state;
+  std::optional<std::string> link_layer;  // "Ethernet" | "InfiniBand"
+  std::optional<int> active_mtu;          // bytes: 256..4096
+  std::optional<int> max_mtu;             // bytes
+  std::optional<std::string> rate;        // sysfs rate text, e.g. "10 Gb/sec (1X QDR)"
+  std::optional<int> active_speed;        // ibv_port_attr.active_speed code
+  std::optional<int> active_width;        // ibv_port_attr.active_width code
+  std::optional<int> gid_tbl_len;
+  std::optional<int> lid;
+  std::optional<int> sm_lid;
+  std::optional<int> pkey_tbl_len;
+  std::optional<int> max_msg_sz;
+  std::vector<GidEntry> gids;             // non-empty entries only
+  bool gids_known = false;                // false: the GID table was not read
+  std::map<std::string, uint64_t> hw_counters;  // ports/N/hw_counters/*
+  std::map<std::string, uint64_t> counters;     // ports/N/counters/*
+};
+
+struct DeviceInfo {
+  std::string name;                       // "rxe0", "mlx5_0"
+  std::optional<std::string> driver;      // provider: "rxe", "mlx5", "mlx4", "siw", ...
+  std::optional<std::string> node_type;   // "CA", "RNIC"
+  std::optional<std::string> transport;   // "InfiniBand", "iWARP"
+  std::optional<std::string> node_guid;   // "0011:2233:4455:6677"
+  std::optional<std::string> sys_image_guid;
+  std::optional<std::string> fw_ver;
+  std::optional<std::string> hw_ver;      // "0x0"
+  std::optional<uint32_t> vendor_id;
+  std::optional<uint32_t> vendor_part_id;
+  std::optional<std::string> board_id;
+  std::optional<std::string> netdev;      // rxe/siw: the parent netdev
+  std::optional<std::string> uverbs;      // "uverbs0"
+  // ibv_query_device_ex attributes by libibverbs field name: max_qp,
+  // max_qp_wr, max_sge, max_sge_rd, max_cq, max_cqe, max_mr, max_mr_size,
+  // max_pd, max_srq, max_srq_wr, max_srq_sge, page_size_cap, device_cap_flags,
+  // max_qp_rd_atom, max_qp_init_rd_atom, max_ah, max_mw, max_pkeys, ...
+  std::map<std::string, uint64_t> attrs;
+  std::vector<PortInfo> ports;
+
+  std::optional<uint64_t> Attr(absl::string_view name) const;
+  const PortInfo* Port(int port_num) const;
+};
+
+struct NetdevInfo {
+  std::string name;
+  std::optional<int> mtu;                  // bytes
+  std::optional<std::string> operstate;    // "up", "down", "unknown", ...
+  std::optional<int> ifindex;
+  std::vector<std::string> addrs;          // "198.18.0.1/24", "fe80::1/64"
+  bool addrs_known = false;
+};
+
+struct HostInfo {
+  std::optional<std::string> hostname;
+  std::optional<std::string> kernel;       // uname -r
+  // RLIMIT_MEMLOCK in bytes; kUnlimited for RLIM_INFINITY.
+  static constexpr uint64_t kUnlimited = UINT64_MAX;
+  std::optional<uint64_t> memlock_soft;
+  std::optional<uint64_t> memlock_hard;
+  std::optional<uint64_t> mem_total;       // bytes, /proc/meminfo MemTotal
+  std::optional<bool> rxe_loaded;          // /sys/module/rdma_rxe exists
+  std::optional<bool> is_root;             // euid 0
+  std::optional<bool> in_container;
+  // When in_container: the engine the markers name ("docker", "podman",
+  // "kubernetes", "generic") and the marker that told ("/.dockerenv", ...);
+  // see facts/container.h.
+  std::optional<std::string> container_runtime;
+  std::optional<std::string> container_marker;
+  std::optional<bool> sysfs_infiniband;    // /sys/class/infiniband exists
+  std::optional<bool> dev_infiniband;      // /dev/infiniband exists
+  // ibverbs provider libraries found (e.g. "rxe", "mlx5"), from
+  // /usr/lib/*/libibverbs/lib<name>-rdmav*.so; empty with known=false: not read.
+  std::vector<std::string> providers;
+  bool providers_known = false;
+  // Selected sysctls by name, e.g. "net.ipv4.conf.all.rp_filter" -> "0".
+  std::map<std::string, std::string> sysctls;
+  // Firewall rulesets as the tools print them, by source: "nft" (`nft list
+  // ruleset`), "iptables-nft", "iptables-legacy", "ip6tables-nft",
+  // "ip6tables-legacy" (`<name>-save`). A source that is absent was not read
+  // (tool missing, failed or timed out: the reason is in provenance); an
+  // empty text is an empty ruleset. See firewall/ for the readers.
+  std::map<std::string, std::string> rulesets;
+  // A kernel UDP socket bound to port 4791 (RoCE v2) exists in /proc/net/udp
+  // or /proc/net/udp6: rdma_rxe opens it when its first device is created.
+  std::optional<bool> udp4791_socket;
+  // Device nodes under /dev/infiniband ("uverbs0", "rdma_cm") and what an
+  // open(O_RDWR) said: "rw" (opened and closed again), "missing" (no such
+  // node) or the errno text ("Permission denied"). Empty: not looked at.
+  std::map<std::string, std::string> dev_nodes;
+  // CAP_IPC_LOCK in the effective set (/proc/self/status CapEff bit 14):
+  // what lets a container pin memory beyond RLIMIT_MEMLOCK.
+  std::optional<bool> cap_ipc_lock;
+};
+
+struct DeviceView {
+  // Where the facts came from: "live", "profile:<path>", "ibv_devinfo:<path>".
+  std::string source;
+  // Free text kept from a profile's header (who captured it, where, when).
+  std::vector<std::string> provenance;
+  HostInfo host;
+  std::vector<DeviceInfo> devices;
+  std::vector<NetdevInfo> netdevs;
+
+  const DeviceInfo* Device(absl::string_view name) const;
+  const NetdevInfo* Netdev(absl::string_view name) const;
+  bool live() const { return source == "live"; }
+};
+
+// "rxe0: attr max_qp_wr" -> the SKIP text "fact missing: rxe0 attr max_qp_wr".
+std::string MissingFact(absl::string_view subject, absl::string_view fact);
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_FACTS_DEVICE_VIEW_H_

@@ -1,0 +1,425 @@
+#include "facts/devinfo_import.h"
+
+#include <arpa/inet.h>
+
+#include <climits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "util/status_macros.h"
+#include "util/numbers.h"
+
+namespace rdmacheck {
+namespace {
+
+// struct ibv_device_attr fields ibv_devinfo -v prints as plain numbers, plus
+// the few ibv_device_attr_ex ones kept in DeviceView.attrs. Names are the
+// libibverbs field names, which devinfo.c prints unchanged.
+const std::set<std::string>& DeviceAttrNames() {
+  static const auto* names = new std::set<std::string>{
+      "phys_port_cnt",     "max_mr_size",         "page_size_cap",
+      "max_qp",            "max_qp_wr",           "device_cap_flags",
+      "max_sge",           "max_sge_rd",          "max_cq",
+      "max_cqe",           "max_mr",              "max_pd",
+      "max_qp_rd_atom",    "max_ee_rd_atom",      "max_res_rd_atom",
+      "max_qp_init_rd_atom", "max_ee_init_rd_atom", "max_ee",
+      "max_rdd",           "max_mw",              "max_raw_ipv6_qp",
+      "max_raw_ethy_qp",   "max_mcast_grp",       "max_mcast_qp_attach",
+      "max_total_mcast_qp_attach", "max_ah",      "max_fmr",
+      "max_map_per_fmr",   "max_srq",             "max_srq_wr",
+      "max_srq_sge",       "max_pkeys",           "local_ca_ack_delay",
+      "device_cap_flags_ex", "max_wq_type_rq",    "num_comp_vectors",
+  };
+  return *names;
+}
+
+// Tag-matching caps print "max_sge:" again after "max_rndv_hdr_size:"
+// (devinfo.c print_tm_caps); these belong to that block, not the device.
+bool TmKey(absl::string_view key) {
+  return key == "max_num_tags" || key == "max_ops" || key == "max_sge" || key == "flags";
+}
+
+// Providers whose device names start with their own name ("mlx5_0",
+// "rxe0"). Longer names first so "bnxt_re" is not read as something shorter.
+constexpr absl::string_view kProviders[] = {
+    "vmw_pvrdma", "bnxt_re", "ocrdma", "irdma", "i40iw", "cxgb4", "erdma",
+    "ionic",      "mana",    "mthca", "hfi1",  "qedr",  "mlx5",  "mlx4",
+    "hns",        "efa",     "qib",   "rxe",   "siw",
+};
+
+std::optional<std::string> DriverFromName(absl::string_view name) {
+  for (absl::string_view p : kProviders) {
+    if (!absl::StartsWith(name, p)) continue;
+    absl::string_view tail = name.substr(p.size());
+    if (tail.empty() || tail[0] == '_' || absl::ascii_isdigit(tail[0])) return std::string(p);
+  }
+  return std::nullopt;
+}
+
+// "PORT_ACTIVE (4)" -> 4, "4096 (5)" -> 5, "4X (2)" -> 2.
+std::optional<uint64_t> CodeInParens(absl::string_view v) {
+  if (!absl::ConsumeSuffix(&v, ")")) return std::nullopt;
+  size_t open = v.rfind('(');
+  if (open == absl::string_view::npos) return std::nullopt;
+  uint64_t n = 0;
+  if (!ParseUnsigned(v.substr(open + 1), &n)) return std::nullopt;
+  return n;
+}
+
+// The word before " (N)": "InfiniBand (0)" -> "InfiniBand".
+absl::string_view WordBeforeParens(absl::string_view v) {
+  size_t open = v.rfind(" (");
+  return absl::StripAsciiWhitespace(open == absl::string_view::npos ? v : v.substr(0, open));
+}
+
+std::optional<std::string> PortStateName(uint64_t code) {
+  // enum ibv_port_state
+  switch (code) {
+    case 0: return "NOP";
+    case 1: return "DOWN";
+    case 2: return "INIT";
+    case 3: return "ARMED";
+    case 4: return "ACTIVE";
+    case 5: return "ACTIVE_DEFER";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> PhysStateName(uint64_t code) {
+  // IBTA PortPhysicalState, spelt as sysfs ports/N/phys_state does.
+  switch (code) {
+    case 1: return "Sleep";
+    case 2: return "Polling";
+    case 3: return "Disabled";
+    case 4: return "PortConfigurationTraining";
+    case 5: return "LinkUp";
+    case 6: return "LinkErrorRecovery";
+    case 7: return "Phy Test";
+  }
+  return std::nullopt;
+}
+
+class Importer {
+ public:
+  explicit Importer(absl::string_view filename) : file_(filename) {}
+
+  absl::StatusOr<DeviceView> Run(absl::string_view text) {
+    view_.source = absl::StrCat("ibv_devinfo:", file_);
+    std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+    for (size_t i = 0; i < lines.size(); ++i) {
+      line_ = static_cast<int>(i) + 1;
+      absl::string_view l = lines[i];
+      absl::ConsumeSuffix(&l, "\r");
+      l = absl::StripAsciiWhitespace(l);
+      if (l.empty()) continue;
+      if (view_.devices.empty()) {
+        if (l.front() == '#') {
+          l.remove_prefix(1);
+          view_.provenance.emplace_back(absl::StripAsciiWhitespace(l));
+          continue;
+        }
+        if (!absl::StartsWith(l, "hca_id:"))
+          return Err("hca_id", absl::StrCat("expected `hca_id:` to start the output, got `", l,
+                                            "`"));
+      }
+      size_t colon = l.find(':');
+      // Flag lists ("RESIZE_MAX_WR", "SUPPORT_SEND") and "... not supported"
+      // notes carry no key.
+      if (colon == absl::string_view::npos) continue;
+      absl::string_view key = absl::StripAsciiWhitespace(l.substr(0, colon));
+      absl::string_view value = absl::StripAsciiWhitespace(l.substr(colon + 1));
+      RDMACHECK_RETURN_IF_ERROR(Line(key, value));
+    }
+    line_ = static_cast<int>(lines.size());
+    if (view_.devices.empty())
+      return Err("hca_id", "no `hca_id:` block (empty input, or not ibv_devinfo output)");
+    RDMACHECK_RETURN_IF_ERROR(EndDevice());
+    return std::move(view_);
+  }
+
+ private:
+  absl::Status Err(absl::string_view field, absl::string_view what) const {
+    return absl::InvalidArgumentError(absl::StrCat(file_, ":", line_, ": ", field, ": ", what));
+  }
+
+  DeviceInfo& Dev() { return view_.devices.back(); }
+  PortInfo& Port() { return Dev().ports.back(); }
+
+  absl::Status Need(absl::string_view key, absl::string_view value) {
+    if (value.empty()) return Err(key, "no value (truncated line?)");
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<uint64_t> Number(absl::string_view key, absl::string_view value,
+                                  uint64_t max = UINT64_MAX) {
+    RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+    uint64_t n = 0;
+    if (!ParseUnsigned(value, &n))
+      return Err(key, absl::StrCat("expected a number, got `", value, "`"));
+    if (n > max)
+      return Err(key, absl::StrCat("value ", value, " out of range (max ", max, ")"));
+    return n;
+  }
+
+  absl::StatusOr<uint64_t> Code(absl::string_view key, absl::string_view value) {
+    RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+    std::optional<uint64_t> c = CodeInParens(value);
+    if (!c) return Err(key, absl::StrCat("expected `TEXT (NUMBER)`, got `", value, "`"));
+    return *c;
+  }
+
+  absl::Status Line(absl::string_view key, absl::string_view value) {
+    if (key == "hca_id") {
+      if (!view_.devices.empty()) RDMACHECK_RETURN_IF_ERROR(EndDevice());
+      RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+      if (view_.Device(value) != nullptr)
+        return Err(key, absl::StrCat("device ", value, " appears twice"));
+      DeviceInfo d;
+      d.name = std::string(value);
+      d.driver = DriverFromName(value);
+      view_.devices.push_back(std::move(d));
+      dev_line_ = line_;
+      in_port_ = false;
+      in_tm_ = false;
+      return absl::OkStatus();
+    }
+    if (key == "port") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t n, Number(key, value, 255));
+      if (n == 0) return Err(key, "port number 0");
+      if (in_port_) RDMACHECK_RETURN_IF_ERROR(EndPort());
+      if (Dev().Port(static_cast<int>(n)) != nullptr)
+        return Err(key, absl::StrCat("port ", n, " of ", Dev().name, " appears twice"));
+      PortInfo p;
+      p.port_num = static_cast<int>(n);
+      Dev().ports.push_back(std::move(p));
+      in_port_ = true;
+      port_line_ = line_;
+      port_verbose_ = false;
+      return absl::OkStatus();
+    }
+    return in_port_ ? PortLine(key, value) : DeviceLine(key, value);
+  }
+
+  absl::Status DeviceLine(absl::string_view key, absl::string_view value) {
+    DeviceInfo& d = Dev();
+    if (key == "transport") {
+      RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+      d.transport = std::string(WordBeforeParens(value));
+      return absl::OkStatus();
+    }
+    auto str = [&](std::optional<std::string>* out) -> absl::Status {
+      RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+      *out = std::string(value);
+      return absl::OkStatus();
+    };
+    if (key == "fw_ver") return str(&d.fw_ver);
+    if (key == "node_guid") return str(&d.node_guid);
+    if (key == "sys_image_guid") return str(&d.sys_image_guid);
+    if (key == "hw_ver") return str(&d.hw_ver);
+    if (key == "board_id") return str(&d.board_id);
+    if (key == "vendor_id") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, Number(key, value, UINT32_MAX));
+      d.vendor_id = static_cast<uint32_t>(v);
+      return absl::OkStatus();
+    }
+    if (key == "vendor_part_id") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, Number(key, value, UINT32_MAX));
+      d.vendor_part_id = static_cast<uint32_t>(v);
+      return absl::OkStatus();
+    }
+    if (key == "max_rndv_hdr_size") {
+      in_tm_ = true;
+      return absl::OkStatus();
+    }
+    if (in_tm_ && TmKey(key)) return absl::OkStatus();
+    if (key == "atomic_cap") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
+      d.attrs["atomic_cap"] = c;
+      return absl::OkStatus();
+    }
+    std::string k(key);
+    if (DeviceAttrNames().count(k) == 0) return absl::OkStatus();  // newer or nested keys
+    in_tm_ = false;
+    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, Number(key, value));
+    if (!d.attrs.emplace(k, v).second)
+      return Err(key, absl::StrCat("appears twice for ", d.name,
+                                   " (two outputs pasted together?)"));
+    return absl::OkStatus();
+  }
+
+  absl::Status PortLine(absl::string_view key, absl::string_view value) {
+    PortInfo& p = Port();
+    if (key == "state") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
+      p.state = PortStateName(c);
+      if (!p.state) return Err(key, absl::StrCat("unknown port state code ", c));
+      return absl::OkStatus();
+    }
+    if (key == "phys_state") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
+      p.phys_state = PhysStateName(c);
+      if (!p.phys_state) return Err(key, absl::StrCat("unknown physical state code ", c));
+      return absl::OkStatus();
+    }
+    if (key == "max_mtu" || key == "active_mtu") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
+      // "invalid MTU (0)": leave the fact absent rather than invent one.
+      std::optional<int> bytes = c <= 5 ? IbMtuBytes(static_cast<int>(c)) : std::nullopt;
+      (key == "max_mtu" ? p.max_mtu : p.active_mtu) = bytes;
+      return absl::OkStatus();
+    }
+    if (key == "link_layer") {
+      RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+      if (value == "Ethernet" || value == "InfiniBand") {
+        p.link_layer = std::string(value);
+      } else if (value != "Unknown") {
+        return Err(key, absl::StrCat("expected Ethernet, InfiniBand or Unknown, got `", value,
+                                     "`"));
+      }
+      return absl::OkStatus();
+    }
+    auto integer = [&](std::optional<int>* out) -> absl::Status {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, Number(key, value, INT_MAX));
+      *out = static_cast<int>(v);
+      return absl::OkStatus();
+    };
+    if (key == "sm_lid") return integer(&p.sm_lid);
+    if (key == "port_lid") return integer(&p.lid);
+    if (key == "pkey_tbl_len") return integer(&p.pkey_tbl_len);
+    if (key == "max_msg_sz") {
+      port_verbose_ = true;
+      return integer(&p.max_msg_sz);
+    }
+    if (key == "gid_tbl_len") {
+      // Only -v prints the table length and the GIDs after it.
+      p.gids_known = true;
+      return integer(&p.gid_tbl_len);
+    }
+    if (key == "active_width" || key == "active_speed") {
+      RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
+      if (c > INT_MAX) return Err(key, "code out of range");
+      (key == "active_width" ? p.active_width : p.active_speed) = static_cast<int>(c);
+      return absl::OkStatus();
+    }
+    if (absl::StartsWith(key, "GID[")) return Gid(key, value);
+    return absl::OkStatus();
+  }
+
+  absl::Status Gid(absl::string_view key, absl::string_view value) {
+    PortInfo& p = Port();
+    absl::string_view idx = key;
+    idx.remove_prefix(4);
+    if (!absl::ConsumeSuffix(&idx, "]")) return Err(key, "expected `GID[N]:`");
+    uint64_t index = 0;
+    if (!ParseUnsigned(absl::StripAsciiWhitespace(idx), &index) || index > INT_MAX)
+      return Err(key, "GID index is not a number");
+    RDMACHECK_RETURN_IF_ERROR(Need(key, value));
+    absl::string_view addr = value, type_text;
+    size_t comma = value.find(',');
+    if (comma != absl::string_view::npos) {
+      addr = absl::StripAsciiWhitespace(value.substr(0, comma));
+      type_text = absl::StripAsciiWhitespace(value.substr(comma + 1));
+    }
+    in6_addr a;
+    std::string addr_s(addr);
+    if (inet_pton(AF_INET6, addr_s.c_str(), &a) != 1)
+      return Err(key, absl::StrCat("`", addr, "` is not a GID (IPv6 form)"));
+    char buf[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, &a, buf, sizeof buf);
+    bool ib = p.link_layer.value_or("") == "InfiniBand";
+    GidType type;
+    if (type_text.empty()) {
+      // Before rdma-core v28 no type was printed; on IB ports there is one.
+      type = ib ? GidType::kIb : GidType::kUnknown;
+    } else if (type_text == "RoCE v2") {
+      type = GidType::kRoceV2;
+    } else if (type_text == "RoCE v1") {
+      type = GidType::kRoceV1;
+    } else if (type_text == "IB/RoCE v1") {
+      type = ib ? GidType::kIb : GidType::kRoceV1;
+    } else if (type_text == "IB") {
+      type = GidType::kIb;
+    } else if (type_text == "Invalid gid type") {
+      type = GidType::kUnknown;
+    } else {
+      return Err(key, absl::StrCat("unknown GID type `", type_text,
+                                   "`; expected RoCE v2, RoCE v1, IB/RoCE v1 or IB"));
+    }
+    for (const GidEntry& g : p.gids)
+      if (g.index == static_cast<int>(index)) return Err(key, "GID index appears twice");
+    GidEntry g;
+    g.index = static_cast<int>(index);
+    g.gid = buf;
+    g.type = type;
+    p.gids.push_back(std::move(g));
+    p.gids_known = true;
+    return absl::OkStatus();
+  }
+
+  // A block cut short (a truncated paste) is missing lines devinfo.c always
+  // prints; name the block's first line so the user can find it.
+  absl::Status EndPort() {
+    const PortInfo& p = Port();
+    std::string what = absl::StrCat("port ", p.port_num, " of ", Dev().name, " (line ",
+                                    port_line_, ")");
+    if (!p.state) return Err("state", absl::StrCat(what, " has no state line (truncated input?)"));
+    if (!p.link_layer && !p.active_mtu && !p.max_mtu)
+      return Err("link_layer", absl::StrCat(what, " ends before its link_layer line "
+                                                  "(truncated input?)"));
+    if (port_verbose_ && !p.active_speed)
+      return Err("active_speed", absl::StrCat(what, " ends before its active_speed line "
+                                                    "(truncated input?)"));
+    in_port_ = false;
+    return absl::OkStatus();
+  }
+
+  absl::Status EndDevice() {
+    if (in_port_) RDMACHECK_RETURN_IF_ERROR(EndPort());
+    const DeviceInfo& d = Dev();
+    std::string what = absl::StrCat("device ", d.name, " (line ", dev_line_, ")");
+    if (!d.transport)
+      return Err("transport", absl::StrCat(what, " has no transport line (truncated input?)"));
+    if (d.attrs.count("max_mr_size") && !d.attrs.count("local_ca_ack_delay"))
+      return Err("local_ca_ack_delay",
+                 absl::StrCat(what, " ends inside its -v attribute list (truncated input?)"));
+    std::optional<uint64_t> n = d.Attr("phys_port_cnt");
+    if (n && *n > 0 && d.ports.empty())
+      return Err("port", absl::StrCat(what, " has phys_port_cnt ", *n,
+                                      " but no port block (truncated input?)"));
+    return absl::OkStatus();
+  }
+
+  std::string file_;
+  int line_ = 0;
+  int dev_line_ = 0;
+  int port_line_ = 0;
+  bool in_port_ = false;
+  bool in_tm_ = false;
+  bool port_verbose_ = false;
+  DeviceView view_;
+};
+
+}  // namespace
+
+absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_view filename) {
+  return Importer(filename).Run(text);
+}
+
+bool LooksLikeIbvDevinfo(absl::string_view text) {
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    l = absl::StripAsciiWhitespace(l);
+    if (l.empty() || l.front() == '#') continue;
+    return absl::StartsWith(l, "hca_id:");
+  }
+  return false;
+}
+
+}  // namespace rdmacheck

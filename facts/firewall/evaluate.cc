@@ -1,0 +1,266 @@
+#include "facts/firewall/evaluate.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "facts/firewall/internal.h"
+
+namespace rdmacheck::firewall {
+
+Packet RocePacket(const std::string& iif, const std::string& daddr) {
+  Packet p;
+  p.iif = iif;
+  p.daddr = daddr;
+  p.family = absl::StrContains(daddr, ":") ? 6 : 4;
+  return p;
+}
+
+absl::string_view FateName(Fate f) {
+  switch (f) {
+    case Fate::kAccepted: return "accepted";
+    case Fate::kDropped: return "dropped";
+    case Fate::kRejected: return "rejected";
+  }
+  return "?";
+}
+
+std::string Place::Where() const {
+  std::string t = absl::StrCat(source, " table ", family, " ", table, " chain ", chain);
+  if (position == 0) return absl::StrCat(t, " ", text, " (line ", line, ")");
+  return absl::StrCat(t, " rule ", position, " (line ", line, ")");
+}
+
+namespace {
+
+bool NameMatches(const std::string& pattern, const std::string& name) {
+  if (!pattern.empty() && pattern.back() == '*')
+    return absl::StartsWith(name, pattern.substr(0, pattern.size() - 1));
+  return pattern == name;
+}
+
+Tri Negate(Tri t, bool neg) {
+  if (!neg || t == Tri::kMaybe) return t;
+  return t == Tri::kYes ? Tri::kNo : Tri::kYes;
+}
+
+// Whether [lo, hi] lies inside the union of ranges (Yes), outside all (No),
+// or partly (Maybe).
+Tri RangeIn(int lo, int hi, const std::vector<std::pair<int, int>>& ranges) {
+  long covered = 0;
+  for (const auto& [a, b] : ranges) {
+    int l = std::max(a, lo), h = std::min(b, hi);
+    if (l <= h) covered += h - l + 1;  // ranges of one match rarely overlap
+  }
+  if (covered == 0) return Tri::kNo;
+  if (covered >= static_cast<long>(hi) - lo + 1) return Tri::kYes;
+  return Tri::kMaybe;
+}
+
+}  // namespace
+
+Tri Matches(const Match& m, const Packet& p) {
+  Tri r = Tri::kNo;
+  switch (m.field) {
+    case Match::Field::kIifname:
+      for (const std::string& v : m.values)
+        if (NameMatches(v, p.iif)) r = Tri::kYes;
+      break;
+    case Match::Field::kOifname:
+      // No output interface on the input path.
+      for (const std::string& v : m.values)
+        if (v.empty()) r = Tri::kYes;
+      break;
+    case Match::Field::kL4proto:
+      for (const std::string& v : m.values)
+        if (v == std::to_string(p.l4proto)) r = Tri::kYes;
+      break;
+    case Match::Field::kDport:
+      r = RangeIn(p.dport, p.dport, m.ports);
+      break;
+    case Match::Field::kSport:
+      r = RangeIn(p.sport_lo, p.sport_hi, m.ports);
+      break;
+    case Match::Field::kPorts: {
+      r = RangeIn(p.dport, p.dport, m.ports);
+      if (r == Tri::kNo) r = RangeIn(p.sport_lo, p.sport_hi, m.ports);
+      break;
+    }
+    case Match::Field::kSaddr:
+    case Match::Field::kDaddr: {
+      // An ip match in an inet table does not match an IPv6 packet.
+      if (m.family != p.family) return m.negate ? Tri::kNo : Tri::kNo;
+      const std::string& a = m.field == Match::Field::kSaddr ? p.saddr : p.daddr;
+      if (a.empty()) {
+        bool all = false;
+        for (const std::string& v : m.values) all = all || absl::EndsWith(v, "/0");
+        r = all ? Tri::kYes : Tri::kMaybe;
+      } else {
+        for (const std::string& v : m.values)
+          if (internal::InCidr(a, v)) r = Tri::kYes;
+      }
+      break;
+    }
+    case Match::Field::kCtState:
+      for (const std::string& v : m.values)
+        if (v == p.ct_state) r = Tri::kYes;
+      break;
+    case Match::Field::kCtStatus:
+      r = Tri::kNo;  // a new packet to a local address: not dnat/snat/...
+      break;
+    case Match::Field::kNfproto:
+      for (const std::string& v : m.values)
+        if (v == (p.family == 4 ? "ipv4" : "ipv6")) r = Tri::kYes;
+      break;
+    case Match::Field::kDstType:
+      // Addressed to the netdev's own address: LOCAL, nothing else.
+      for (const std::string& v : m.values)
+        if (v == "LOCAL") r = Tri::kYes;
+      break;
+  }
+  return Negate(r, m.negate);
+}
+
+namespace {
+
+enum class Flow { kAccept, kDrop, kReject, kReturn };
+
+struct Walker {
+  const Ruleset& rs;
+  const Table& table;
+  const Packet& p;
+  Outcome* out;
+  std::optional<Place> last;  // the rule that ended the walk
+
+  Place PlaceOf(const Chain& c, const Rule& r) const {
+    return Place{rs.source, table.family, table.name, c.name, r.position, r.line, r.text};
+  }
+
+  Tri RuleMatches(const Rule& r) const {
+    Tri t = Tri::kYes;
+    for (const Match& m : r.matches) {
+      Tri x = Matches(m, p);
+      if (x == Tri::kNo) return Tri::kNo;
+      if (x == Tri::kMaybe) t = Tri::kMaybe;
+    }
+    if (!r.not_understood.empty()) t = Tri::kMaybe;
+    return t;
+  }
+
+  Flow Walk(const Chain& c, int depth) {
+    if (depth > 64) {
+      out->uncertain.push_back(absl::StrCat(rs.source, " ", table.name, " ", c.name,
+                                            ": jumps nest deeper than 64; stopped"));
+      return Flow::kReturn;
+    }
+    for (const Rule& r : c.rules) {
+      Tri t = RuleMatches(r);
+      if (t == Tri::kNo) continue;
+      if (r.action == Action::kNone || r.action == Action::kContinue) continue;
+      if (t == Tri::kMaybe) {
+        std::vector<std::string> why = r.not_understood;
+        if (why.empty()) why.push_back("depends on the peer's address");
+        out->uncertain.push_back(absl::StrCat(PlaceOf(c, r).Where(), ": `", r.text, "` may match (",
+                                              absl::StrJoin(why, "; "), "); assumed it does not"));
+        continue;
+      }
+      switch (r.action) {
+        case Action::kAccept:
+          last = PlaceOf(c, r);
+          return Flow::kAccept;
+        case Action::kDrop:
+          last = PlaceOf(c, r);
+          return Flow::kDrop;
+        case Action::kReject:
+          last = PlaceOf(c, r);
+          return Flow::kReject;
+        case Action::kReturn:
+          return Flow::kReturn;
+        case Action::kJump:
+        case Action::kGoto: {
+          const Chain* target = table.FindChain(r.target);
+          if (target == nullptr) continue;  // the readers refuse this
+          Flow f = Walk(*target, depth + 1);
+          if (f != Flow::kReturn) return f;
+          if (r.action == Action::kGoto) return Flow::kReturn;
+          continue;
+        }
+        default:
+          out->uncertain.push_back(absl::StrCat(PlaceOf(c, r).Where(), ": `", r.text,
+                                                "`: verdict not understood; assumed to continue"));
+          continue;
+      }
+    }
+    return Flow::kReturn;
+  }
+};
+
+int HookOrder(const std::string& hook) { return hook == "prerouting" ? 0 : 1; }
+
+}  // namespace
+
+Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
+  Outcome out;
+  // nft shows iptables-nft's tables too; when iptables-nft-save was read,
+  // those are walked from there, once.
+  bool have_ipt_nft = false;
+  for (const Ruleset& rs : rulesets)
+    if (absl::EndsWith(rs.source, "tables-nft")) have_ipt_nft = true;
+
+  struct Base {
+    const Ruleset* rs;
+    const Table* t;
+    const Chain* c;
+  };
+  std::vector<Base> bases;
+  for (const Ruleset& rs : rulesets) {
+    for (const Table& t : rs.tables) {
+      std::string where = absl::StrCat(rs.source, " table ", t.family, " ", t.name);
+      bool fam = t.family == "inet" || (t.family == "ip" && p.family == 4) ||
+                 (t.family == "ip6" && p.family == 6);
+      if (!fam) {
+        if (t.family != "ip" && t.family != "ip6")
+          out.skipped.push_back(absl::StrCat(where, " (family ", t.family, " not evaluated)"));
+        continue;
+      }
+      if (t.iptables_managed && have_ipt_nft) {
+        out.skipped.push_back(absl::StrCat(where, " (managed by iptables-nft; read from its save output)"));
+        continue;
+      }
+      for (const Chain& c : t.chains)
+        if (c.base && c.type == "filter" && (c.hook == "prerouting" || c.hook == "input"))
+          bases.push_back({&rs, &t, &c});
+    }
+  }
+  std::stable_sort(bases.begin(), bases.end(), [](const Base& a, const Base& b) {
+    return std::make_tuple(HookOrder(a.c->hook), a.c->priority) <
+           std::make_tuple(HookOrder(b.c->hook), b.c->priority);
+  });
+  for (const Base& b : bases) {
+    Walker w{*b.rs, *b.t, p, &out, std::nullopt};
+    Flow f = w.Walk(*b.c, 0);
+    Place base{b.rs->source, b.t->family, b.t->name, b.c->name, 0, b.c->line,
+               absl::StrCat("policy ", b.c->policy)};
+    bool policy = f == Flow::kReturn;
+    if (policy) {
+      f = b.c->policy == "drop" ? Flow::kDrop : Flow::kAccept;
+      w.last = base;
+    }
+    std::string fate = f == Flow::kAccept ? "accept" : f == Flow::kDrop ? "drop" : "reject";
+    out.walked.push_back(absl::StrCat(b.rs->source, " ", b.t->family, " ", b.t->name, " ",
+                                      b.c->name, ": ", fate, policy ? " (policy)" : ""));
+    out.decided_by = w.last;
+    out.by_policy = policy;
+    out.base_chain = base;
+    if (f == Flow::kDrop || f == Flow::kReject) {
+      out.fate = f == Flow::kDrop ? Fate::kDropped : Fate::kRejected;
+      return out;
+    }
+  }
+  out.fate = Fate::kAccepted;
+  return out;
+}
+
+}  // namespace rdmacheck::firewall

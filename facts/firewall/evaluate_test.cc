@@ -1,0 +1,145 @@
+#include "facts/firewall/evaluate.h"
+
+#include <string>
+#include <vector>
+
+#include "facts/firewall/iptables_save.h"
+#include "facts/firewall/nft_ruleset.h"
+#include "facts/firewall/test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck::firewall {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+Ruleset Load(const std::string& name) {
+  std::string text = testing::Fixture(name);
+  EXPECT_FALSE(text.empty()) << name;
+  absl::StatusOr<Ruleset> rs;
+  if (name.size() > 4 && name.substr(name.size() - 4) == ".nft") {
+    rs = ParseNftRuleset(text, name);
+  } else {
+    bool v6 = name.rfind("ip6", 0) == 0;
+    rs = ParseIptablesSave(text, name, v6 ? 6 : 4);
+    if (rs.ok()) rs->source = v6 ? "ip6tables-legacy" : (name.find("legacy") != std::string::npos ? "iptables-legacy" : "iptables-nft");
+  }
+  EXPECT_TRUE(rs.ok()) << rs.status();
+  return rs.ok() ? *rs : Ruleset();
+}
+
+struct FixtureCase {
+  const char* file;
+  Fate fate;
+  const char* where;     // substring of decided_by->Where()
+  bool by_policy;
+  bool uncertain;
+};
+
+// RoCE v2 to 198.18.0.1 on va, from an unknown peer.
+const FixtureCase kFixtures[] = {
+    {"nft_plain_drop.nft", Fate::kDropped, "nft table inet filter chain input rule 3 (line 11)", false, false},
+    {"nft_reject.nft", Fate::kRejected, "table ip filter chain INPUT rule 2", false, false},
+    {"nft_jump_user_chain.nft", Fate::kDropped, "chain roce_guard rule 2", false, true},
+    {"nft_set_drop.nft", Fate::kDropped, "chain input rule 2", false, true},
+    {"nft_iface_other.nft", Fate::kAccepted, "policy accept", true, false},
+    {"nft_policy_drop_accept.nft", Fate::kAccepted, "chain input rule 3 (line 11)", false, false},
+    {"nft_policy_drop.nft", Fate::kDropped, "chain input policy drop", true, false},
+    {"nft_not_understood.nft", Fate::kAccepted, "policy accept", true, true},
+    {"firewalld_public.nft", Fate::kRejected, "inet firewalld chain filter_IN_public rule 7", false, false},
+    {"firewalld_public_4791.nft", Fate::kAccepted, "chain filter_IN_public_allow rule 3", false, false},
+    {"iptables_nft_reject.save", Fate::kRejected, "iptables-nft table ip filter chain INPUT rule 4 (line 9)", false, false},
+    {"iptables_legacy_drop.save", Fate::kDropped, "chain RDMA-GUARD rule 3", false, true},
+    {"iptables_all_forms.save", Fate::kAccepted, "chain roce-tail rule 1", false, false},
+    {"ufw_deny.save", Fate::kDropped, "table ip filter chain INPUT policy drop", true, false},
+    {"ufw_allow_4791.save", Fate::kAccepted, "chain ufw-user-input rule 2", false, false},
+};
+
+class EvalFixtureTest : public ::testing::TestWithParam<FixtureCase> {};
+
+TEST_P(EvalFixtureTest, DecidesRoceOnVa) {
+  const FixtureCase& c = GetParam();
+  Outcome o = Evaluate({Load(c.file)}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(FateName(o.fate), FateName(c.fate));
+  if (*c.where) {
+    ASSERT_TRUE(o.decided_by.has_value());
+    EXPECT_THAT(o.decided_by->Where(), HasSubstr(c.where));
+  }
+  EXPECT_EQ(o.by_policy, c.by_policy);
+  EXPECT_EQ(!o.uncertain.empty(), c.uncertain) << (o.uncertain.empty() ? "" : o.uncertain[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, EvalFixtureTest, ::testing::ValuesIn(kFixtures));
+
+TEST(EvaluateTest, PeerInsideTheReturnRangeIsAccepted) {
+  Packet p = RocePacket("va", "198.18.0.1");
+  p.saddr = "10.1.2.3";
+  Outcome o = Evaluate({Load("nft_jump_user_chain.nft")}, p);
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  EXPECT_TRUE(o.uncertain.empty());
+}
+
+TEST(EvaluateTest, UncertaintyNamesTheRuleAndWhatWasNotUnderstood) {
+  Outcome o = Evaluate({Load("nft_not_understood.nft")}, RocePacket("va", "198.18.0.1"));
+  ASSERT_EQ(o.uncertain.size(), 2u);
+  EXPECT_THAT(o.uncertain[0], HasSubstr("rule 1 (line 9)"));
+  EXPECT_THAT(o.uncertain[0], HasSubstr("fib daddr type local"));
+}
+
+TEST(EvaluateTest, SetMatchUsesTheSetElements) {
+  Packet p = RocePacket("va", "192.0.2.7");  // not the address, but inside @trusted_v4 as saddr
+  p.saddr = "192.0.2.9";
+  Outcome o = Evaluate({Load("nft_set_drop.nft")}, p);
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  ASSERT_TRUE(o.decided_by.has_value());
+  EXPECT_EQ(o.decided_by->position, 1);
+  p.saddr = "203.0.113.1";
+  p.dport = 5001;
+  EXPECT_EQ(Evaluate({Load("nft_set_drop.nft")}, p).fate, Fate::kAccepted);
+  p.dport = 4500;
+  EXPECT_EQ(Evaluate({Load("nft_set_drop.nft")}, p).fate, Fate::kDropped);
+}
+
+TEST(EvaluateTest, ADropInAnyRulesetDropsAndAcceptEndsOnlyItsChain) {
+  // firewalld (prio +10) accepts 4791, but iptables-nft's filter INPUT (prio 0) rejects first.
+  Outcome o = Evaluate({Load("firewalld_public_4791.nft"), Load("iptables_nft_reject.save")},
+                       RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kRejected);
+  EXPECT_EQ(o.decided_by->source, "iptables-nft");
+  // Both walked: the prerouting chains of firewalld, then INPUT.
+  EXPECT_THAT(o.walked, Contains(HasSubstr("iptables-nft ip filter INPUT: reject")));
+}
+
+TEST(EvaluateTest, NftCopyOfIptablesNftTablesIsSkippedWhenTheSaveOutputIsRead) {
+  Outcome both = Evaluate({Load("nft_iptables_managed.nft"), Load("iptables_nft_reject.save")},
+                          RocePacket("va", "198.18.0.1"));
+  EXPECT_THAT(both.skipped, Contains(HasSubstr("managed by iptables-nft")));
+  EXPECT_EQ(both.decided_by->source, "iptables-nft");
+  // Alone, the nft listing's copy counts.
+  Outcome alone = Evaluate({Load("nft_iptables_managed.nft")}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(alone.fate, Fate::kRejected);
+  EXPECT_EQ(alone.decided_by->source, "nft");
+}
+
+TEST(EvaluateTest, InterfaceAndFamilyDecide) {
+  // The eth0-only drop does not apply on va but does on eth0.
+  EXPECT_EQ(Evaluate({Load("nft_iface_other.nft")}, RocePacket("eth0", "203.0.113.5")).fate,
+            Fate::kDropped);
+  // An IPv4-only iptables table does not see IPv6; the ip6tables one does.
+  EXPECT_EQ(Evaluate({Load("iptables_nft_reject.save")}, RocePacket("va", "2001:db8::1")).fate,
+            Fate::kAccepted);
+  EXPECT_EQ(Evaluate({Load("ip6tables_legacy_drop.save")}, RocePacket("va", "2001:db8::1")).fate,
+            Fate::kDropped);
+}
+
+TEST(EvaluateTest, NoRulesetsAccept) {
+  Outcome o = Evaluate({}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  EXPECT_FALSE(o.decided_by.has_value());
+}
+
+}  // namespace
+}  // namespace rdmacheck::firewall

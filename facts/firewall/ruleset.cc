@@ -1,0 +1,134 @@
+#include "facts/firewall/ruleset.h"
+
+#include <arpa/inet.h>
+
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "facts/firewall/internal.h"
+
+namespace rdmacheck::firewall {
+
+absl::string_view ActionName(Action a) {
+  switch (a) {
+    case Action::kNone: return "none";
+    case Action::kAccept: return "accept";
+    case Action::kDrop: return "drop";
+    case Action::kReject: return "reject";
+    case Action::kJump: return "jump";
+    case Action::kGoto: return "goto";
+    case Action::kReturn: return "return";
+    case Action::kContinue: return "continue";
+    case Action::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const Chain* Table::FindChain(absl::string_view name) const {
+  for (const Chain& c : chains)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+namespace internal {
+
+std::optional<std::string> ProtoNumber(absl::string_view name) {
+  static const std::pair<const char*, int> kProtos[] = {
+      {"icmp", 1}, {"igmp", 2}, {"tcp", 6}, {"udp", 17}, {"gre", 47}, {"esp", 50},
+      {"ah", 51}, {"icmpv6", 58}, {"ipv6-icmp", 58}, {"sctp", 132}, {"dccp", 33},
+      {"udplite", 136}};
+  std::string lower = absl::AsciiStrToLower(name);
+  for (const auto& [n, v] : kProtos)
+    if (lower == n) return std::to_string(v);
+  int v = 0;
+  if (absl::SimpleAtoi(name, &v) && v >= 0 && v <= 255) return std::to_string(v);
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, int>> PortRange(absl::string_view s) {
+  size_t sep = s.find_first_of("-:");
+  int lo = 0, hi = 0;
+  if (sep == absl::string_view::npos) {
+    if (!absl::SimpleAtoi(s, &lo) || lo < 0 || lo > 65535) return std::nullopt;
+    return std::make_pair(lo, lo);
+  }
+  absl::string_view a = s.substr(0, sep), b = s.substr(sep + 1);
+  // iptables allows an open end: ":1024" and "1024:".
+  if (a.empty()) a = "0";
+  if (b.empty()) b = "65535";
+  if (!absl::SimpleAtoi(a, &lo) || !absl::SimpleAtoi(b, &hi) || lo < 0 || hi > 65535 || lo > hi)
+    return std::nullopt;
+  return std::make_pair(lo, hi);
+}
+
+namespace {
+bool ParseAddr(absl::string_view s, int* family, unsigned char out[16]) {
+  std::string str(s);
+  if (inet_pton(AF_INET, str.c_str(), out) == 1) {
+    *family = 4;
+    return true;
+  }
+  if (inet_pton(AF_INET6, str.c_str(), out) == 1) {
+    *family = 6;
+    return true;
+  }
+  return false;
+}
+
+// iptables-save writes masks as prefixes, but accept dotted masks too.
+std::optional<int> MaskBits(absl::string_view m, int family) {
+  int bits = 0;
+  if (absl::SimpleAtoi(m, &bits)) {
+    if (bits < 0 || bits > (family == 4 ? 32 : 128)) return std::nullopt;
+    return bits;
+  }
+  unsigned char b[16];
+  int f = 0;
+  if (!ParseAddr(m, &f, b) || f != family) return std::nullopt;
+  int n = 0;
+  bool zero_seen = false;
+  for (int i = 0; i < (family == 4 ? 4 : 16); ++i) {
+    for (int k = 7; k >= 0; --k) {
+      bool one = (b[i] >> k) & 1;
+      if (one && zero_seen) return std::nullopt;
+      if (one) ++n; else zero_seen = true;
+    }
+  }
+  return n;
+}
+}  // namespace
+
+std::optional<std::string> Cidr(absl::string_view s, int* family) {
+  size_t slash = s.find('/');
+  absl::string_view addr = s.substr(0, slash);
+  unsigned char b[16];
+  if (!ParseAddr(addr, family, b)) return std::nullopt;
+  int bits = *family == 4 ? 32 : 128;
+  if (slash != absl::string_view::npos) {
+    std::optional<int> m = MaskBits(s.substr(slash + 1), *family);
+    if (!m) return std::nullopt;
+    bits = *m;
+  }
+  return absl::StrCat(addr, "/", bits);
+}
+
+bool InCidr(absl::string_view addr, absl::string_view cidr) {
+  size_t slash = cidr.find('/');
+  if (slash == absl::string_view::npos) return false;
+  unsigned char a[16] = {0}, n[16] = {0};
+  int fa = 0, fn = 0;
+  if (!ParseAddr(addr, &fa, a) || !ParseAddr(cidr.substr(0, slash), &fn, n) || fa != fn)
+    return false;
+  int bits = 0;
+  if (!absl::SimpleAtoi(cidr.substr(slash + 1), &bits)) return false;
+  for (int i = 0; i < bits; ++i) {
+    int byte = i / 8, bit = 7 - i % 8;
+    if (((a[byte] >> bit) & 1) != ((n[byte] >> bit) & 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace internal
+}  // namespace rdmacheck::firewall

@@ -1,0 +1,91 @@
+// The firewall model the readers produce and the evaluator walks: tables of
+// chains of rules, each rule a list of matches and one action. Both readers
+// (nft_ruleset.h for `nft list ruleset`, iptables_save.h for `iptables-save`)
+// fill it; evaluate.h decides what happens to one packet.
+//
+//   absl::StatusOr<Ruleset> rs = ParseNftRuleset(text, "nft");
+//   for (const Table& t : rs->tables)
+//     for (const Chain& c : t.chains)
+//       if (c.base && c.hook == "input") ...;
+#ifndef RDMACHECK_FACTS_FIREWALL_RULESET_H_
+#define RDMACHECK_FACTS_FIREWALL_RULESET_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace rdmacheck::firewall {
+
+// One condition of a rule. Values are normalised: interface wildcards end in
+// '*' (iptables' '+' too), protocols are numbers ("17"), addresses CIDR text.
+struct Match {
+  enum class Field {
+    kIifname, kOifname, kL4proto, kDport, kSport, kPorts /* either port */,
+    kSaddr, kDaddr, kCtState, kCtStatus, kNfproto, kDstType,
+  };
+  Field field = Field::kIifname;
+  bool negate = false;
+  int family = 0;                         // kSaddr/kDaddr: 4 or 6
+  std::vector<std::string> values;
+  std::vector<std::pair<int, int>> ports; // inclusive ranges
+  std::string set_ref;                    // nft "@name", resolved by the reader
+  std::string text;                       // as written, for evidence
+};
+
+enum class Action { kNone, kAccept, kDrop, kReject, kJump, kGoto, kReturn, kContinue, kUnknown };
+absl::string_view ActionName(Action a);  // "accept", "drop", ...
+
+struct Rule {
+  int line = 0;      // line of the dump, 1-based
+  int position = 0;  // 1-based within its chain
+  std::string text;  // the rule as written, trimmed
+  std::vector<Match> matches;
+  Action action = Action::kNone;
+  std::string target;  // chain of a jump/goto
+  // Parts the reader did not understand; the rule then may or may not match.
+  std::vector<std::string> not_understood;
+};
+
+struct Chain {
+  std::string name;
+  int line = 0;
+  bool base = false;     // hooked into netfilter (nft "type ... hook ..."; iptables built-ins)
+  std::string type;      // "filter", "nat", "route"
+  std::string hook;      // "input", "prerouting", ...
+  int priority = 0;
+  std::string policy;    // "accept" | "drop" (base chains)
+  std::vector<Rule> rules;
+};
+
+struct Set {
+  std::string name;
+  std::vector<std::string> elements;         // addresses, names, protocols
+  std::vector<std::pair<int, int>> ports;    // numeric elements
+  bool understood = true;
+};
+
+struct Table {
+  std::string family;  // "ip", "ip6", "inet", "arp", "bridge", "netdev"
+  std::string name;
+  int line = 0;
+  // nft printed "# Warning: table ... is managed by iptables-nft": the same
+  // rules come from iptables-nft-save, read there.
+  bool iptables_managed = false;
+  std::vector<Chain> chains;
+  std::map<std::string, Set> sets;
+  const Chain* FindChain(absl::string_view name) const;
+};
+
+struct Ruleset {
+  std::string source;  // "nft", "iptables-nft", "iptables-legacy", "ip6tables-nft", ...
+  std::string file;    // name used in errors and evidence
+  std::vector<Table> tables;
+  std::vector<std::string> notes;  // what was skipped (maps, flowtables, ...)
+};
+
+}  // namespace rdmacheck::firewall
+
+#endif  // RDMACHECK_FACTS_FIREWALL_RULESET_H_

@@ -1,0 +1,147 @@
+#include "tools/diag/explain.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace rdmacheck {
+
+std::string Finding::Diagnosis() const {
+  return ExplainRuleSet::Substitute(rule->diagnosis, captures);
+}
+
+std::vector<std::string> Finding::Causes() const {
+  std::vector<std::string> out;
+  for (const std::string& c : rule->causes) {
+    out.push_back(ExplainRuleSet::Substitute(c, captures));
+  }
+  return out;
+}
+
+std::vector<std::string> Finding::Remediation() const {
+  std::vector<std::string> out;
+  for (const std::string& c : rule->remedy) {
+    out.push_back(ExplainRuleSet::Substitute(c, captures));
+  }
+  return out;
+}
+
+std::string Finding::ConfirmCommand() const {
+  if (rule->confirm.empty()) return "";
+  return absl::StrCat("rdmacheck --checks ", absl::StrJoin(rule->confirm, ","));
+}
+
+Explainer::Explainer(const ExplainRuleSet& rules, ExplainOptions options)
+    : rules_(rules), options_(options) {
+  if (options_.max_line_bytes == 0) options_.max_line_bytes = 1;
+}
+
+void Explainer::BeginSource(absl::string_view name) {
+  source_ = std::string(name);
+  line_no_ = 0;
+  pending_.clear();
+  stats_.sources.push_back(source_);
+}
+
+void Explainer::Feed(absl::string_view bytes) {
+  stats_.bytes += static_cast<int64_t>(bytes.size());
+  // pending_ keeps at most max_line_bytes + 1 bytes: enough for ConsumeLine
+  // to see that the line was too long, never the whole of a huge line.
+  const size_t keep = options_.max_line_bytes + 1;
+  auto append_pending = [&](absl::string_view piece) {
+    if (pending_.size() < keep) {
+      pending_.append(piece.data(), std::min(piece.size(), keep - pending_.size()));
+    }
+  };
+  while (!bytes.empty()) {
+    const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
+    if (nl == nullptr) {
+      append_pending(bytes);
+      return;
+    }
+    size_t n = static_cast<const char*>(nl) - bytes.data();
+    if (pending_.empty()) {
+      ConsumeLine(bytes.substr(0, n));  // the common case: no copy
+    } else {
+      append_pending(bytes.substr(0, n));
+      ConsumeLine(pending_);
+      pending_.clear();
+    }
+    bytes.remove_prefix(n + 1);
+  }
+}
+
+void Explainer::EndSource() {
+  if (!pending_.empty()) {
+    ConsumeLine(pending_);
+    pending_.clear();
+  }
+}
+
+absl::Status Explainer::ConsumeStream(std::istream& in, absl::string_view name) {
+  BeginSource(name);
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    std::streamsize got = in.gcount();
+    if (got > 0) Feed(absl::string_view(buf.data(), static_cast<size_t>(got)));
+  }
+  EndSource();
+  if (in.bad()) {
+    return absl::DataLossError(absl::StrCat(
+        name, ": read error after ", stats_.bytes, " bytes (line ", line_no_, ")"));
+  }
+  return absl::OkStatus();
+}
+
+void Explainer::ConsumeLine(absl::string_view line) {
+  ++line_no_;
+  ++stats_.lines;
+  if (line.size() > options_.max_line_bytes) {
+    ++stats_.truncated_lines;
+    line = line.substr(0, options_.max_line_bytes);
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (!rules_.Classify(line, &scratch_)) return;
+  ++stats_.matched_lines;
+  Record(line, scratch_);
+}
+
+void Explainer::Record(absl::string_view line, LineMatch& m) {
+  const ExplainRule& rule = rules_.rules()[m.rule];
+  key_scratch_.clear();
+  absl::StrAppend(&key_scratch_, m.rule);
+  for (const std::string& k : rule.key) {
+    key_scratch_.push_back('\x1f');
+    for (const auto& c : m.captures) {
+      if (c.first == k) key_scratch_.append(c.second);
+    }
+  }
+  auto it = index_.find(key_scratch_);
+  if (it != index_.end()) {
+    Finding& f = findings_[it->second];
+    ++f.count;
+    f.last.line = line_no_;
+    if (f.last.source != source_) f.last.source = source_;
+    return;
+  }
+  if (findings_.size() >= options_.max_findings) {
+    ++stats_.dropped_findings;
+    return;
+  }
+  Finding f;
+  f.rule = &rule;
+  f.captures = std::move(m.captures);
+  m.captures.clear();
+  f.count = 1;
+  f.first = {source_, line_no_};
+  f.last = f.first;
+  f.first_line = std::string(line.substr(0, options_.max_example_bytes));
+  index_.emplace(key_scratch_, findings_.size());
+  findings_.push_back(std::move(f));
+}
+
+}  // namespace rdmacheck

@@ -1,0 +1,106 @@
+// Explainer: streams log lines through an ExplainRuleSet and collects each
+// distinct finding once (key: rule id + the values of the rule's key
+// captures), with its count and its first and last position. Memory stays
+// bounded whatever the input size: lines are never held beyond the current
+// one, a line is cut at ExplainOptions::max_line_bytes (the rest of it is
+// skipped and counted in Stats::truncated_lines), and at most max_findings
+// distinct findings are kept (later new ones are counted in dropped_findings).
+//
+//   RDMACHECK_ASSIGN_OR_RETURN(auto rules, ExplainRuleSet::LoadEmbedded());
+//   Explainer ex(*rules);
+//   RDMACHECK_RETURN_IF_ERROR(ex.ConsumeStream(file, "ib_write_bw.log"));
+//   for (const Finding& f : ex.findings()) {
+//     std::cout << f.rule->id << " x" << f.count << "\n";
+//   }
+#ifndef RDMACHECK_TOOLS_DIAG_EXPLAIN_H_
+#define RDMACHECK_TOOLS_DIAG_EXPLAIN_H_
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "tools/diag/explain_rules.h"
+
+namespace rdmacheck {
+
+struct ExplainOptions {
+  size_t max_line_bytes = 64 * 1024;  // longer lines: the first bytes are matched
+  size_t max_findings = 10000;        // distinct findings kept
+  size_t max_example_bytes = 512;     // of the first matching line, kept verbatim
+};
+
+struct LinePosition {
+  std::string source;  // file name, or "-" for stdin
+  int64_t line = 0;    // 1-based
+};
+
+struct Finding {
+  const ExplainRule* rule = nullptr;  // owned by the ExplainRuleSet
+  Captures captures;                  // of the first occurrence
+  int64_t count = 0;
+  LinePosition first;
+  LinePosition last;
+  std::string first_line;  // text of the first occurrence (cut at max_example_bytes)
+
+  // The rule's texts with this finding's captures filled in.
+  std::string Diagnosis() const;
+  std::vector<std::string> Causes() const;
+  std::vector<std::string> Remediation() const;
+  // "rdmacheck --checks memlock,device-limits", or "" when no check confirms.
+  std::string ConfirmCommand() const;
+};
+
+struct ExplainStats {
+  int64_t lines = 0;
+  int64_t bytes = 0;
+  int64_t matched_lines = 0;
+  int64_t truncated_lines = 0;
+  int64_t dropped_findings = 0;  // occurrences of findings beyond max_findings
+  std::vector<std::string> sources;
+};
+
+class Explainer {
+ public:
+  // `rules` must outlive the Explainer and its findings.
+  explicit Explainer(const ExplainRuleSet& rules, ExplainOptions options = {});
+
+  // Starts a new input; line numbers restart at 1.
+  void BeginSource(absl::string_view name);
+  // Takes the next bytes of the current source, in chunks of any size.
+  void Feed(absl::string_view bytes);
+  // Ends the current source; a last line without '\n' is consumed.
+  void EndSource();
+  // BeginSource + Feed (in 1 MiB reads) + EndSource. DataLoss if the stream
+  // fails with a read error before its end.
+  absl::Status ConsumeStream(std::istream& in, absl::string_view name);
+
+  // One complete line (no '\n'), numbered as the next line of the source.
+  void ConsumeLine(absl::string_view line);
+
+  // Distinct findings, in order of first appearance.
+  const std::vector<Finding>& findings() const { return findings_; }
+  const ExplainStats& stats() const { return stats_; }
+
+ private:
+  void Record(absl::string_view line, LineMatch& m);
+
+  const ExplainRuleSet& rules_;
+  ExplainOptions options_;
+  ExplainStats stats_;
+  std::string source_ = "-";
+  int64_t line_no_ = 0;
+  std::string pending_;        // the start of a line split across chunks
+  bool skipping_ = false;      // inside the cut-off tail of a long line
+  LineMatch scratch_;
+  std::string key_scratch_;
+  absl::flat_hash_map<std::string, size_t> index_;  // key -> findings_ index
+  std::vector<Finding> findings_;
+};
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_TOOLS_DIAG_EXPLAIN_H_

@@ -1,0 +1,430 @@
+#include "tools/diag/explain_rules.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "util/status_macros.h"
+
+namespace rdmacheck {
+namespace {
+
+// Fields a rule may carry; `repeat` fields may appear more than once.
+struct FieldSpec {
+  absl::string_view name;
+  bool repeat;
+};
+constexpr FieldSpec kFields[] = {
+    {"rule", false},  {"family", false}, {"pattern", true},
+    {"diagnosis", false}, {"cause", true}, {"remedy", true},
+    {"confirm", false}, {"key", false},  {"example", true},
+    {"expect", true},    {"near-miss", true},
+};
+
+bool IsIdChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+std::string Quote(absl::string_view s) {
+  constexpr size_t kMax = 160;
+  if (s.size() <= kMax) return absl::StrCat("'", s, "'");
+  return absl::StrCat("'", s.substr(0, kMax), "...'");
+}
+
+// The ${name} references in `text`.
+std::vector<std::string> References(absl::string_view text) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while ((pos = text.find("${", pos)) != absl::string_view::npos) {
+    size_t end = text.find('}', pos + 2);
+    if (end == absl::string_view::npos) break;
+    names.emplace_back(text.substr(pos + 2, end - pos - 2));
+    pos = end + 1;
+  }
+  return names;
+}
+
+}  // namespace
+
+const std::vector<std::string>& KnownConfirmChecks() {
+  static const auto* kChecks = new std::vector<std::string>{
+      "cap-readback",  "cq-depth", "device-limits", "device-present",
+      "firewall-4791", "gid-table", "hung-qp",      "memlock",
+      "mtu-chain",     "port-active", "rxe-setup",
+  };
+  return *kChecks;
+}
+
+ExplainRuleSet::~ExplainRuleSet() = default;
+
+absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::Parse(
+    absl::string_view text, absl::string_view file_name) {
+  std::unique_ptr<ExplainRuleSet> set(new ExplainRuleSet());
+  set->file_ = std::string(file_name);
+  const std::string& file = set->file_;
+  std::vector<ExplainRule>& rules = set->rules_;
+  // Which single-valued fields the current rule has seen.
+  absl::flat_hash_set<std::string> seen;
+  std::vector<bool> confirm_given;  // parallel to rules
+  int line_no = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
+    size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_no, ": expected 'field: value', got ",
+                       Quote(line)));
+    }
+    absl::string_view field = line.substr(0, colon);
+    absl::string_view value = line.substr(colon + 1);
+    if (absl::ConsumePrefix(&value, " ")) {
+      // Exactly one space after the colon is syntax; the rest is the value,
+      // so example lines can keep their leading blanks.
+    }
+    const FieldSpec* spec = nullptr;
+    for (const FieldSpec& f : kFields) {
+      if (f.name == field) spec = &f;
+    }
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          file, ":", line_no, ": unknown field ", Quote(field),
+          " (fields: rule family pattern diagnosis cause remedy confirm key "
+          "example expect near-miss)"));
+    }
+    if (field == "rule") {
+      rules.emplace_back();
+      confirm_given.push_back(false);
+      seen.clear();
+      ExplainRule& r = rules.back();
+      r.id = std::string(absl::StripAsciiWhitespace(value));
+      r.file = file;
+      r.line_no = line_no;
+      if (r.id.empty() || !std::all_of(r.id.begin(), r.id.end(), IsIdChar)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            file, ":", line_no, ": rule id ", Quote(r.id),
+            " must be non-empty lowercase letters, digits and '-'"));
+      }
+      continue;
+    }
+    if (rules.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_no, ": field ", Quote(field),
+                       " before the first 'rule:' line"));
+    }
+    ExplainRule& r = rules.back();
+    if (!spec->repeat && !seen.insert(std::string(field)).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_no, ": rule '", r.id, "': field ",
+                       Quote(field), " given twice"));
+    }
+    if (value.empty() && field != "key") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_no, ": rule '", r.id, "': field ",
+                       Quote(field), " is empty"));
+    }
+    std::string v(value);
+    if (field == "family") {
+      r.family = std::string(absl::StripAsciiWhitespace(value));
+    } else if (field == "pattern") {
+      r.patterns.push_back(v);
+      r.pattern_lines.push_back(line_no);
+    } else if (field == "diagnosis") {
+      r.diagnosis = v;
+    } else if (field == "cause") {
+      r.causes.push_back(v);
+    } else if (field == "remedy") {
+      r.remedy.push_back(v);
+    } else if (field == "confirm") {
+      confirm_given.back() = true;
+      for (absl::string_view c :
+           absl::StrSplit(value, ' ', absl::SkipWhitespace())) {
+        const auto& known = KnownConfirmChecks();
+        if (c == "none") continue;
+        if (std::find(known.begin(), known.end(), c) == known.end()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              file, ":", line_no, ": rule '", r.id, "': unknown check ",
+              Quote(c), " in confirm (known: ", absl::StrJoin(known, " "),
+              ", none)"));
+        }
+        r.confirm.emplace_back(c);
+      }
+    } else if (field == "key") {
+      // An empty key means: one finding per rule, whatever was captured.
+      r.key = absl::StrSplit(value, ' ', absl::SkipWhitespace());
+      r.key.insert(r.key.begin(), "\x01");  // marks "key given"; removed below
+    } else if (field == "example") {
+      r.examples.push_back({v, {}, line_no});
+    } else if (field == "expect") {
+      if (r.examples.empty() || !r.examples.back().expect.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            file, ":", line_no, ": rule '", r.id,
+            "': 'expect:' must follow its 'example:' line"));
+      }
+      for (absl::string_view kv : absl::StrSplit(value, "; ")) {
+        size_t eq = kv.find('=');
+        if (eq == absl::string_view::npos || eq == 0) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              file, ":", line_no, ": rule '", r.id, "': expect entry ",
+              Quote(kv), " is not name=value"));
+        }
+        r.examples.back().expect.emplace_back(std::string(kv.substr(0, eq)),
+                                              std::string(kv.substr(eq + 1)));
+      }
+    } else if (field == "near-miss") {
+      r.near_misses.push_back(v);
+    }
+  }
+
+  absl::flat_hash_map<std::string, int> first_line;
+  for (ExplainRule& r : rules) {
+    auto [it, inserted] = first_line.emplace(r.id, r.line_no);
+    if (!inserted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", r.line_no, ": duplicate rule id '", r.id,
+                       "' (first defined at ", file, ":", it->second, ")"));
+    }
+    auto missing = [&](absl::string_view what) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          file, ":", r.line_no, ": rule '", r.id, "': missing ", what));
+    };
+    if (r.family.empty()) return missing("field 'family'");
+    if (r.patterns.empty()) return missing("field 'pattern'");
+    if (r.diagnosis.empty()) return missing("field 'diagnosis'");
+    if (r.causes.empty()) return missing("field 'cause'");
+    if (r.remedy.empty()) return missing("field 'remedy'");
+    if (!confirm_given[&r - rules.data()]) {
+      return missing("field 'confirm' (check ids, or 'none')");
+    }
+    if (r.examples.size() < 2) {
+      return missing("examples: every rule needs at least two 'example:' lines");
+    }
+    if (r.near_misses.empty()) {
+      return missing("field 'near-miss' (a line that must match no rule)");
+    }
+  }
+  RDMACHECK_RETURN_IF_ERROR(set->Compile());
+  RDMACHECK_RETURN_IF_ERROR(set->Validate());
+  return set;
+}
+
+absl::Status ExplainRuleSet::Compile() {
+  RE2::Options opts;
+  opts.set_log_errors(false);  // RE2::Quiet: errors are reported with file:line
+  // Logs are bytes, not always UTF-8; Latin-1 also keeps the DFA small.
+  opts.set_encoding(RE2::Options::EncodingLatin1);
+  opts.set_max_mem(64 << 20);
+  set_ = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
+  for (size_t ri = 0; ri < rules_.size(); ++ri) {
+    ExplainRule& r = rules_[ri];
+    std::vector<std::pair<int, std::string>> names;  // (pattern, group) order
+    for (size_t pi = 0; pi < r.patterns.size(); ++pi) {
+      CompiledPattern cp;
+      cp.re = std::make_unique<RE2>(r.patterns[pi], opts);
+      cp.rule = static_cast<int>(ri);
+      cp.pattern = static_cast<int>(pi);
+      if (!cp.re->ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            file_, ":", r.pattern_lines[pi], ": rule '", r.id,
+            "': pattern does not compile: ", cp.re->error(), " (pattern ",
+            Quote(r.patterns[pi]), ")"));
+      }
+      std::string err;
+      if (set_->Add(r.patterns[pi], &err) < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file_, ":", r.pattern_lines[pi], ": rule '", r.id,
+                         "': RE2::Set rejects pattern: ", err));
+      }
+      std::vector<std::pair<int, std::string>> groups;
+      for (const auto& [name, index] : cp.re->NamedCapturingGroups()) {
+        groups.emplace_back(index, name);
+      }
+      std::sort(groups.begin(), groups.end());
+      for (const auto& g : groups) {
+        if (std::find(r.capture_names.begin(), r.capture_names.end(),
+                      g.second) == r.capture_names.end()) {
+          r.capture_names.push_back(g.second);
+        }
+      }
+      max_groups_ = std::max(max_groups_, cp.re->NumberOfCapturingGroups());
+      compiled_.push_back(std::move(cp));
+    }
+    // Each pattern's group index for each of the rule's capture names.
+    for (CompiledPattern& cp : compiled_) {
+      if (cp.rule != static_cast<int>(ri)) continue;
+      const auto& named = cp.re->NamedCapturingGroups();
+      for (const std::string& name : r.capture_names) {
+        auto it = named.find(name);
+        cp.group_of_capture.push_back(it == named.end() ? -1 : it->second);
+      }
+    }
+    if (!r.key.empty() && r.key.front() == "\x01") {
+      r.key.erase(r.key.begin());
+    } else {
+      r.key = r.capture_names;
+    }
+    auto is_capture = [&](const std::string& n) {
+      return std::find(r.capture_names.begin(), r.capture_names.end(), n) !=
+             r.capture_names.end();
+    };
+    for (const std::string& k : r.key) {
+      if (!is_capture(k)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file_, ":", r.line_no, ": rule '", r.id, "': key ",
+                         Quote(k), " is not a capture of any pattern"));
+      }
+    }
+    std::vector<const std::string*> texts = {&r.diagnosis};
+    for (const auto& c : r.causes) texts.push_back(&c);
+    for (const auto& c : r.remedy) texts.push_back(&c);
+    for (const std::string* t : texts) {
+      for (const std::string& n : References(*t)) {
+        if (!is_capture(n)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              file_, ":", r.line_no, ": rule '", r.id, "': ${", n,
+              "} is not a capture of any pattern (captures: ",
+              absl::StrJoin(r.capture_names, " "), ")"));
+        }
+      }
+    }
+  }
+  if (!set_->Compile()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        file_, ": RE2::Set::Compile failed for ", compiled_.size(),
+        " patterns (over the 64 MiB regexp memory budget)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExplainRuleSet::Validate() {
+  for (size_t ri = 0; ri < rules_.size(); ++ri) {
+    const ExplainRule& r = rules_[ri];
+    for (const ExplainExample& ex : r.examples) {
+      bool own = false;
+      for (const CompiledPattern& cp : compiled_) {
+        if (cp.rule == static_cast<int>(ri) &&
+            RE2::PartialMatch(ex.line, *cp.re)) {
+          own = true;
+        }
+      }
+      if (!own) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file_, ":", ex.line_no, ": rule '", r.id,
+                         "': example matches none of the rule's patterns: ",
+                         Quote(ex.line)));
+      }
+      LineMatch m;
+      Classify(ex.line, &m);
+      if (m.rule != static_cast<int>(ri)) {
+        const ExplainRule& other = rules_[m.rule];
+        return absl::InvalidArgumentError(absl::StrCat(
+            file_, ":", ex.line_no, ": rule '", r.id, "': example ",
+            Quote(ex.line), " is claimed by rule '", other.id,
+            "' (defined earlier, at ", file_, ":", other.line_no,
+            "); move the more specific rule first"));
+      }
+      for (const auto& [name, want] : ex.expect) {
+        auto it = std::find_if(m.captures.begin(), m.captures.end(),
+                               [&](const auto& c) { return c.first == name; });
+        std::string got = it == m.captures.end() ? "(not captured)"
+                                                 : Quote(it->second);
+        if (it == m.captures.end() || it->second != want) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              file_, ":", ex.line_no, ": rule '", r.id, "': example ",
+              Quote(ex.line), " captures ", name, "=", got, ", expected '",
+              want, "'"));
+        }
+      }
+    }
+    for (const std::string& nm : r.near_misses) {
+      LineMatch m;
+      if (Classify(nm, &m)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            file_, ":", r.line_no, ": rule '", r.id, "': near miss ",
+            Quote(nm), " matches rule '", rules_[m.rule].id, "'"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m) const {
+  re2::StringPiece text(line.data(), line.size());
+  std::vector<int> hits;
+  if (!set_->Match(text, &hits) || hits.empty()) return false;
+  // Set indices follow file order, so the smallest is the first rule.
+  const CompiledPattern& cp = compiled_[*std::min_element(hits.begin(), hits.end())];
+  m->rule = cp.rule;
+  m->pattern = cp.pattern;
+  m->captures.clear();
+  const ExplainRule& r = rules_[cp.rule];
+  if (r.capture_names.empty()) return true;
+  int ngroups = cp.re->NumberOfCapturingGroups() + 1;
+  std::vector<re2::StringPiece> groups(ngroups);
+  if (!cp.re->Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(),
+                    ngroups)) {
+    return true;  // cannot happen: the set said it matches
+  }
+  for (size_t i = 0; i < r.capture_names.size(); ++i) {
+    int g = cp.group_of_capture[i];
+    if (g < 0 || groups[g].data() == nullptr) continue;
+    m->captures.emplace_back(r.capture_names[i],
+                             std::string(groups[g].data(), groups[g].size()));
+  }
+  return true;
+}
+
+std::string ExplainRuleSet::Substitute(absl::string_view text,
+                                       const Captures& caps) {
+  if (text.find("${") == absl::string_view::npos) return std::string(text);
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t start = text.find("${", pos);
+    size_t end = start == absl::string_view::npos
+                     ? absl::string_view::npos
+                     : text.find('}', start + 2);
+    if (end == absl::string_view::npos) {
+      absl::StrAppend(&out, text.substr(pos));
+      return out;
+    }
+    absl::string_view name = text.substr(start + 2, end - start - 2);
+    absl::StrAppend(&out, text.substr(pos, start - pos));
+    auto it = std::find_if(caps.begin(), caps.end(),
+                           [&](const auto& c) { return c.first == name; });
+    if (it != caps.end()) {
+      absl::StrAppend(&out, it->second);
+    } else {
+      absl::StrAppend(&out, "<", name, ">");
+    }
+    pos = end + 1;
+  }
+}
+
+absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadFile(
+    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat("cannot open rule file '", path,
+                                            "': ", std::strerror(errno)));
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return Parse(buf.str(), path);
+}
+
+absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadEmbedded() {
+  return Parse(EmbeddedExplainRulesText(), kEmbeddedExplainRulesName);
+}
+
+}  // namespace rdmacheck

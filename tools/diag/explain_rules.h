@@ -1,0 +1,127 @@
+// ExplainRuleSet: the rule base of `rdmacheck explain`. Each rule maps error
+// lines (regular expressions with named captures) to a diagnosis, likely
+// causes, a remediation with the captured values filled in, and the
+// rdmacheck checks that confirm it. Rules live in a data file
+// (tools/diag/explain_rules.txt, embedded into the binary at build time; format in
+// docs/explain.md) and are validated when loaded: every pattern compiles, every
+// example line is won by its own rule with the expected captures, every near
+// miss matches no rule.
+//
+//   RDMACHECK_ASSIGN_OR_RETURN(std::unique_ptr<ExplainRuleSet> rules,
+//                              ExplainRuleSet::LoadEmbedded());
+//   LineMatch m;
+//   if (rules->Classify("Couldn't listen to port 18515", &m)) {
+//     const ExplainRule& r = rules->rules()[m.rule];  // r.id == "perftest-port-in-use"
+//   }
+#ifndef RDMACHECK_TOOLS_DIAG_EXPLAIN_RULES_H_
+#define RDMACHECK_TOOLS_DIAG_EXPLAIN_RULES_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "re2/re2.h"
+#include "re2/set.h"
+
+namespace rdmacheck {
+
+// Name -> value pairs, in the order the rule declares its captures.
+using Captures = std::vector<std::pair<std::string, std::string>>;
+
+// The check ids a rule may name in `confirm:` ("none" is also accepted, for
+// lines no rdmacheck check can confirm).
+const std::vector<std::string>& KnownConfirmChecks();
+
+struct ExplainExample {
+  std::string line;
+  Captures expect;  // from the `expect:` line after the example; may be empty
+  int line_no = 0;  // in the rule file
+};
+
+struct ExplainRule {
+  std::string id;      // "perftest-port-in-use"
+  std::string family;  // "perftest", "wc-status", "nccl", ...
+  std::vector<std::string> patterns;
+  std::vector<int> pattern_lines;  // rule-file line of each pattern
+  std::string diagnosis;
+  std::vector<std::string> causes;   // most likely first
+  std::vector<std::string> remedy;   // may hold ${name} of a capture
+  std::vector<std::string> confirm;  // check ids; empty means "none"
+  // Captures that make two matches distinct findings; default: all captures.
+  std::vector<std::string> key;
+  std::vector<ExplainExample> examples;
+  std::vector<std::string> near_misses;
+  std::vector<std::string> capture_names;  // union over patterns, first seen first
+  std::string file;
+  int line_no = 0;  // of the `rule:` line
+};
+
+// The result of classifying one line: the winning rule (the first rule in file
+// order with a matching pattern) and its captures. Captures of groups that did
+// not take part in the match are left out.
+struct LineMatch {
+  int rule = -1;
+  int pattern = -1;  // index into the rule's patterns
+  Captures captures;
+};
+
+class ExplainRuleSet {
+ public:
+  // Parses and validates rule text; `file_name` is used in error messages
+  // ("file:line: ..."). InvalidArgument on any malformed rule.
+  static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> Parse(
+      absl::string_view text, absl::string_view file_name);
+  // Reads a rule file (NotFound if it cannot be opened) and parses it.
+  static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> LoadFile(
+      const std::string& path);
+  // The rule base compiled into the binary (tools/diag/explain_rules.txt).
+  static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> LoadEmbedded();
+
+  ~ExplainRuleSet();
+  ExplainRuleSet(const ExplainRuleSet&) = delete;
+  ExplainRuleSet& operator=(const ExplainRuleSet&) = delete;
+
+  const std::vector<ExplainRule>& rules() const { return rules_; }
+  const std::string& file() const { return file_; }
+
+  // True if some rule matches `line`; fills `m` with the winner. Thread-safe.
+  bool Classify(absl::string_view line, LineMatch* m) const;
+
+  // Replaces ${name} in `text` with the capture's value; a capture missing
+  // from `caps` becomes "<name>".
+  static std::string Substitute(absl::string_view text, const Captures& caps);
+
+ private:
+  ExplainRuleSet() = default;
+  absl::Status Compile();   // builds the RE2s and the RE2::Set
+  absl::Status Validate();  // examples and near misses
+
+  struct CompiledPattern {
+    std::unique_ptr<RE2> re;
+    int rule = 0;
+    int pattern = 0;
+    // For each of the rule's capture_names: the group index in this pattern,
+    // or -1 when this pattern lacks the group.
+    std::vector<int> group_of_capture;
+  };
+
+  std::string file_;
+  std::vector<ExplainRule> rules_;
+  std::vector<CompiledPattern> compiled_;
+  std::unique_ptr<RE2::Set> set_;
+  int max_groups_ = 0;
+};
+
+// The text of tools/diag/explain_rules.txt, compiled in by //diag:explain_rules_embed.
+absl::string_view EmbeddedExplainRulesText();
+// The name used for the embedded text in messages.
+inline constexpr absl::string_view kEmbeddedExplainRulesName =
+    "tools/diag/explain_rules.txt";
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_TOOLS_DIAG_EXPLAIN_RULES_H_

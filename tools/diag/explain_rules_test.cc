@@ -1,0 +1,359 @@
+#include "tools/diag/explain_rules.h"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::StatusIs;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+std::unique_ptr<ExplainRuleSet> Embedded() {
+  auto rules = ExplainRuleSet::LoadEmbedded();
+  EXPECT_TRUE(rules.ok()) << rules.status();
+  return rules.ok() ? std::move(rules).value() : nullptr;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(ExplainRules, EmbeddedTextIsTheDataFile) {
+  std::string file = ReadFile("tools/diag/explain_rules.txt");
+  ASSERT_FALSE(file.empty());
+  EXPECT_EQ(EmbeddedExplainRulesText(), file);
+}
+
+TEST(ExplainRules, DataFileLoadsFromDisk) {
+  ASSERT_OK_AND_ASSIGN(auto rules,
+                       ExplainRuleSet::LoadFile("tools/diag/explain_rules.txt"));
+  EXPECT_EQ(rules->file(), "tools/diag/explain_rules.txt");
+  EXPECT_GE(rules->rules().size(), 70u);
+}
+
+// Golden test over the rule file itself: every example is won by its own rule
+// with the expected captures, and every near miss matches no rule.
+TEST(ExplainRules, EveryExampleMatchesItsRuleAndNoNearMissMatches) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  int examples = 0, near_misses = 0;
+  for (size_t i = 0; i < rules->rules().size(); ++i) {
+    const ExplainRule& r = rules->rules()[i];
+    EXPECT_GE(r.examples.size(), 2u) << r.id;
+    EXPECT_GE(r.near_misses.size(), 1u) << r.id;
+    for (const ExplainExample& ex : r.examples) {
+      ++examples;
+      LineMatch m;
+      ASSERT_TRUE(rules->Classify(ex.line, &m)) << r.id << ": " << ex.line;
+      EXPECT_EQ(rules->rules()[m.rule].id, r.id) << ex.line;
+      for (const auto& [name, want] : ex.expect) {
+        std::string got = "(none)";
+        for (const auto& c : m.captures) {
+          if (c.first == name) got = c.second;
+        }
+        EXPECT_EQ(got, want) << r.id << " capture " << name << " of " << ex.line;
+      }
+    }
+    for (const std::string& nm : r.near_misses) {
+      ++near_misses;
+      LineMatch m;
+      EXPECT_FALSE(rules->Classify(nm, &m))
+          << r.id << " near miss '" << nm << "' matched "
+          << (m.rule >= 0 ? rules->rules()[m.rule].id : "");
+    }
+  }
+  EXPECT_GE(examples, 2 * static_cast<int>(rules->rules().size()));
+  EXPECT_GE(near_misses, static_cast<int>(rules->rules().size()));
+}
+
+TEST(ExplainRules, EveryFamilyOfTheIssueIsCovered) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  std::map<std::string, int> per_family;
+  for (const ExplainRule& r : rules->rules()) ++per_family[r.family];
+  const std::map<std::string, int> kMin = {
+      {"perftest", 8},   {"pingpong", 6}, {"rdma-cm", 6},  {"rdma-tool", 2},
+      {"libibverbs", 3}, {"kernel-rxe", 5}, {"wc-status", 23},
+      {"verbs-errno", 6}, {"ucx", 3},      {"nccl", 5},     {"openmpi", 4},
+  };
+  for (const auto& [family, min] : kMin) {
+    EXPECT_GE(per_family[family], min) << family;
+  }
+  EXPECT_GE(rules->rules().size(), 75u);
+}
+
+// Each ibv_wc_status (1..23) has a rule, found by its number and enum name.
+TEST(ExplainRules, EveryWcStatusHasARuleByNumberAndName) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  const char* kNames[] = {
+      "",  // IBV_WC_SUCCESS is not an error
+      "IBV_WC_LOC_LEN_ERR",   "IBV_WC_LOC_QP_OP_ERR",    "IBV_WC_LOC_EEC_OP_ERR",
+      "IBV_WC_LOC_PROT_ERR",  "IBV_WC_WR_FLUSH_ERR",     "IBV_WC_MW_BIND_ERR",
+      "IBV_WC_BAD_RESP_ERR",  "IBV_WC_LOC_ACCESS_ERR",   "IBV_WC_REM_INV_REQ_ERR",
+      "IBV_WC_REM_ACCESS_ERR", "IBV_WC_REM_OP_ERR",      "IBV_WC_RETRY_EXC_ERR",
+      "IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR",
+      "IBV_WC_REM_INV_RD_REQ_ERR", "IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR",
+      "IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",    "IBV_WC_RESP_TIMEOUT_ERR",
+      "IBV_WC_GENERAL_ERR",   "IBV_WC_TM_ERR",           "IBV_WC_TM_RNDV_INCOMPLETE",
+  };
+  std::set<std::string> ids;
+  for (int status = 1; status <= 23; ++status) {
+    LineMatch by_num, by_eq, by_name;
+    std::string num = absl::StrCat(" Failed status ", status, ": wr_id 0 syndrom 0x0");
+    std::string eq = absl::StrCat("wc status = ", status);
+    ASSERT_TRUE(rules->Classify(num, &by_num)) << num;
+    ASSERT_TRUE(rules->Classify(eq, &by_eq)) << eq;
+    ASSERT_TRUE(rules->Classify(kNames[status], &by_name)) << kNames[status];
+    EXPECT_EQ(by_num.rule, by_eq.rule) << status;
+    EXPECT_EQ(by_num.rule, by_name.rule) << status;
+    EXPECT_EQ(rules->rules()[by_num.rule].family, "wc-status");
+    ids.insert(rules->rules()[by_num.rule].id);
+  }
+  EXPECT_EQ(ids.size(), 23u);  // 23 different rules
+}
+
+// The lines quoted in the issue, each with the rule that must explain it.
+TEST(ExplainRules, IssueLinesAreExplained) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  struct Row {
+    const char* line;
+    const char* rule;
+  };
+  const Row kRows[] = {
+      {"Couldn't listen to port 18515", "perftest-port-in-use"},
+      {"Couldn't connect to 10.0.0.2:18515", "perftest-connect-failed"},
+      {"Unable to find the Infiniband/RoCE device", "perftest-device-not-found"},
+      {"IB device mlx5_3 not found", "perftest-device-not-found"},
+      {"Failed to modify QP to RTR", "qp-rtr-failed"},
+      {"Requested mtu is higher than active mtu", "perftest-mtu-too-big"},
+      {"Found Incompatibility issue with GID types.", "perftest-gid-type-mismatch"},
+      {" Gid index should be between 0 and 64", "perftest-gid-index-range"},
+      {"Completion with error at server", "perftest-completion-error"},
+      {" Failed status 12: wr_id 0 syndrom 0x81", "wc-retry-exc-err"},
+      {"Couldn't create QP", "perftest-create-qp"},
+      {"Couldn't get port info", "pingpong-port-info"},
+      {"Failed status transport retry counter exceeded (12) for wr_id 2",
+       "wc-retry-exc-err"},
+      {"Couldn't post send", "pingpong-post-send"},
+      {"parse WC failed 1", "pingpong-parse-wc"},
+      {"cma event RDMA_CM_EVENT_UNREACHABLE, error -110", "cm-unreachable"},
+      {"cma event RDMA_CM_EVENT_ADDR_ERROR, error -110", "cm-addr-error"},
+      {"cma event RDMA_CM_EVENT_ROUTE_ERROR, error -110", "cm-route-error"},
+      {"cma event RDMA_CM_EVENT_REJECTED, error 8", "cm-rejected"},
+      {"rdma_resolve_addr: No such device", "cm-no-device"},
+      {"rdma_bind_addr: Cannot assign requested address", "cm-bind-addr"},
+      {"error: File exists", "rdma-link-exists"},
+      {"error: No such file or directory", "rdma-link-noent"},
+      {"rdma_rxe: already configured on va", "rxe-already-configured"},
+      {"libibverbs: Warning: couldn't load driver 'rxe': x", "verbs-driver-load"},
+      {"libibverbs: Warning: no userspace device-specific driver found for "
+       "/sys/class/infiniband_verbs/uverbs0",
+       "verbs-no-provider"},
+      {"rdma_rxe: invalid max inline data = 512 > 400", "rxe-invalid-cap"},
+      {"rdma_rxe: unloaded", "rxe-unloaded"},
+      {"rxe: qp#17 moved to error state", "rxe-qp-error"},
+      {"rdma_rxe: failed to add va", "rxe-failed-add"},
+      {"Failed status local length error (1) for wr_id 0", "wc-loc-len-err"},
+      {"Failed status local protection error (4) for wr_id 0", "wc-loc-prot-err"},
+      {"Failed status Work Request Flushed Error (5) for wr_id 0", "wc-wr-flush-err"},
+      {"Failed status remote access error (10) for wr_id 0", "wc-rem-access-err"},
+      {"Failed status RNR retry counter exceeded (13) for wr_id 0",
+       "wc-rnr-retry-exc-err"},
+      {"Failed status 12", "wc-retry-exc-err"},
+      {"status = 13", "wc-rnr-retry-exc-err"},
+      {"ibv_create_qp failed: Invalid argument", "errno-create-qp-einval"},
+      {"ibv_reg_mr: Cannot allocate memory", "errno-reg-mr-enomem"},
+      {"ibv_create_cq failed: Cannot allocate memory", "errno-create-cq-enomem"},
+      {"[1.0] [h:1:0] ib_iface.c:1035 UCX  ERROR ibv_create_cq(cqe=4096) failed: "
+       "Cannot allocate memory",
+       "ucx-ib-enomem"},
+      {"Transport retry count exceeded on mlx5_0:1/RoCE", "ucx-retry-exceeded"},
+      {"[1.0] [h:1:0] ib_log.c:246  UCX  WARN  IB: ibv_create_cq(cqe=9) failed: "
+       "Invalid argument",
+       "ucx-create-cq-failed"},
+      {"h:1:2 [0] NCCL WARN NET/IB : Got completion from peer 1.2.3.4<5> with "
+       "status=12 opcode=1 len=0 vendor err 129 (Send)",
+       "nccl-retry-exceeded"},
+      {"misc/ibvwrap.cc:252 NCCL WARN Call to ibv_create_qp failed with error "
+       "Cannot allocate memory",
+       "nccl-create-qp-failed"},
+      {"h:1:1 [0] NCCL INFO NET/IB : No device found.", "nccl-no-ib-device"},
+      {"The OpenFabrics (openib) BTL failed to initialize while trying to",
+       "ompi-openib-init"},
+      {"f: error registering openib memory of size 10 errno says Cannot allocate "
+       "memory",
+       "ompi-reg-mem"},
+      {"The InfiniBand retry count between two MPI processes has been",
+       "ompi-retry-exceeded"},
+      {"[n][[1,1],0][btl_openib.c:1:f] btl_openib: memlock limit too low",
+       "ompi-memlock"},
+  };
+  for (const Row& row : kRows) {
+    LineMatch m;
+    ASSERT_TRUE(rules->Classify(row.line, &m)) << row.line;
+    EXPECT_EQ(rules->rules()[m.rule].id, row.rule) << row.line;
+  }
+}
+
+TEST(ExplainRules, RemediationSubstitutesCaptures) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  LineMatch m;
+  ASSERT_TRUE(rules->Classify("rdma_rxe: already configured on enp3s0", &m));
+  const ExplainRule& r = rules->rules()[m.rule];
+  std::string all;
+  for (const std::string& line : r.remedy) {
+    all += ExplainRuleSet::Substitute(line, m.captures) + "\n";
+  }
+  EXPECT_THAT(all, HasSubstr("rdma link show | grep enp3s0"));
+  EXPECT_THAT(all, HasSubstr("type rxe netdev enp3s0"));
+  EXPECT_EQ(all.find("${"), std::string::npos);
+}
+
+TEST(ExplainRules, SubstituteLeavesMissingCapturesVisible) {
+  Captures caps = {{"dev", "mlx5_0"}};
+  EXPECT_EQ(ExplainRuleSet::Substitute("ibv_devinfo -d ${dev} -i ${port}", caps),
+            "ibv_devinfo -d mlx5_0 -i <port>");
+  EXPECT_EQ(ExplainRuleSet::Substitute("no refs", caps), "no refs");
+  EXPECT_EQ(ExplainRuleSet::Substitute("open ${dev", caps), "open ${dev");
+}
+
+// A minimal valid rule; the malformed cases below change one thing.
+constexpr char kGood[] =
+    "rule: demo-port\n"                             // 1
+    "family: perftest\n"                            // 2
+    "pattern: listen to port (?P<port>\\d+)\n"      // 3
+    "diagnosis: port ${port} taken\n"               // 4
+    "cause: leftover server\n"                      // 5
+    "remedy: ss -ltnp 'sport = :${port}'\n"         // 6
+    "confirm: none\n"                               // 7
+    "example: Couldn't listen to port 1\n"          // 8
+    "expect: port=1\n"                              // 9
+    "example: listen to port 22\n"                  // 10
+    "near-miss: listen to port x\n";                // 11
+
+TEST(ExplainRulesLoader, MinimalRuleLoads) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::Parse(kGood, "t.rules"));
+  ASSERT_EQ(rules->rules().size(), 1u);
+  const ExplainRule& r = rules->rules()[0];
+  EXPECT_EQ(r.id, "demo-port");
+  EXPECT_EQ(r.capture_names, std::vector<std::string>{"port"});
+  EXPECT_EQ(r.key, std::vector<std::string>{"port"});  // default: all captures
+  EXPECT_TRUE(r.confirm.empty());
+}
+
+std::string Replace(std::string text, const std::string& from,
+                    const std::string& to) {
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos) text.replace(pos, from.size(), to);
+  return text;
+}
+
+TEST(ExplainRulesLoader, MalformedFilesNameFileLineAndReason) {
+  const std::string good = kGood;
+  struct Case {
+    std::string name;
+    std::string text;
+    std::string message;
+  };
+  const Case kCases[] = {
+      {"bad regex names file:line and the re2 error",
+       Replace(good, "(?P<port>\\d+)", "(?P<port>\\d+"),
+       "t.rules:3: rule 'demo-port': pattern does not compile: missing ): "},
+      {"bad regex: invalid escape",
+       Replace(good, "listen to port", "listen to port \\8"),
+       "t.rules:3: rule 'demo-port': pattern does not compile: invalid escape "
+       "sequence: \\8"},
+      {"missing diagnosis", Replace(good, "diagnosis: port ${port} taken\n", ""),
+       "t.rules:1: rule 'demo-port': missing field 'diagnosis'"},
+      {"missing confirm", Replace(good, "confirm: none\n", ""),
+       "t.rules:1: rule 'demo-port': missing field 'confirm'"},
+      {"missing near miss", Replace(good, "near-miss: listen to port x\n", ""),
+       "missing field 'near-miss'"},
+      {"only one example", Replace(good, "example: listen to port 22\n", ""),
+       "needs at least two 'example:' lines"},
+      {"duplicate id",
+       good + Replace(Replace(good, "listen to port", "bind to port"),
+                      "Couldn't listen", "Couldn't bind"),
+       "t.rules:12: duplicate rule id 'demo-port' (first defined at t.rules:1)"},
+      {"example does not match",
+       Replace(good, "example: listen to port 22", "example: connect to port 22"),
+       "t.rules:10: rule 'demo-port': example matches none of the rule's "
+       "patterns: 'connect to port 22'"},
+      {"near miss matches", Replace(good, "listen to port x", "listen to port 7"),
+       "near miss 'listen to port 7' matches rule 'demo-port'"},
+      {"wrong expected capture", Replace(good, "expect: port=1", "expect: port=2"),
+       "t.rules:8: rule 'demo-port': example 'Couldn't listen to port 1' "
+       "captures port='1', expected '2'"},
+      {"unknown field", Replace(good, "cause: leftover", "causes: leftover"),
+       "t.rules:5: unknown field 'causes'"},
+      {"unknown check id", Replace(good, "confirm: none", "confirm: port-up"),
+       "t.rules:7: rule 'demo-port': unknown check 'port-up'"},
+      {"substitution of a missing capture",
+       Replace(good, "remedy: ss -ltnp 'sport = :${port}'", "remedy: kill ${pid}"),
+       "rule 'demo-port': ${pid} is not a capture of any pattern"},
+      {"field twice", Replace(good, "family: perftest\n",
+                              "family: perftest\nfamily: nccl\n"),
+       "t.rules:3: rule 'demo-port': field 'family' given twice"},
+      {"field before rule", "family: perftest\n" + good,
+       "t.rules:1: field 'family' before the first 'rule:' line"},
+      {"line without colon", Replace(good, "cause: leftover server", "leftover"),
+       "t.rules:5: expected 'field: value'"},
+      {"bad id", Replace(good, "rule: demo-port", "rule: Demo Port"),
+       "t.rules:1: rule id 'Demo Port' must be"},
+      {"expect without example", Replace(good, "family: perftest\n",
+                                         "family: perftest\nexpect: port=1\n"),
+       "t.rules:3: rule 'demo-port': 'expect:' must follow its 'example:' line"},
+      {"key names no capture", Replace(good, "confirm: none\n",
+                                       "confirm: none\nkey: dev\n"),
+       "rule 'demo-port': key 'dev' is not a capture"},
+  };
+  for (const Case& c : kCases) {
+    EXPECT_THAT(ExplainRuleSet::Parse(c.text, "t.rules"),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)))
+        << c.name;
+  }
+}
+
+TEST(ExplainRulesLoader, EarlierRuleClaimingAnExampleIsReported) {
+  std::string text = std::string(kGood) +
+                     "rule: demo-specific\n"
+                     "family: perftest\n"
+                     "pattern: Couldn't listen to port 1\\b\n"
+                     "diagnosis: d\n"
+                     "cause: c\n"
+                     "remedy: r\n"
+                     "confirm: none\n"
+                     "example: Couldn't listen to port 1\n"
+                     "example: x Couldn't listen to port 1\n"
+                     "near-miss: nothing here\n";
+  EXPECT_THAT(ExplainRuleSet::Parse(text, "t.rules"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("t.rules:19: rule 'demo-specific'"),
+                             HasSubstr("is claimed by rule 'demo-port'"))));
+}
+
+TEST(ExplainRulesLoader, MissingFileIsNotFound) {
+  EXPECT_THAT(ExplainRuleSet::LoadFile("/nonexistent/rules.txt"),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("/nonexistent/rules.txt")));
+}
+
+}  // namespace
+}  // namespace rdmacheck

@@ -1,0 +1,269 @@
+#include "tools/diag/explain.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "tools/diag/explain_command.h"
+#include "tools/diag/explain_output.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ExplainTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto rules = ExplainRuleSet::LoadEmbedded();
+    ASSERT_TRUE(rules.ok()) << rules.status();
+    rules_ = std::move(rules).value();
+  }
+  std::unique_ptr<ExplainRuleSet> rules_;
+};
+
+constexpr char kMixed[] =
+    "boot ok\n"                                                     // 1
+    "IB device mlx5_0 not found\n"                                  // 2
+    "unrelated: everything is fine\n"                               // 3
+    "IB device mlx5_1 not found\n"                                  // 4
+    "Couldn't listen to port 18515\n"                               // 5
+    "IB device mlx5_0 not found\n"                                  // 6
+    "more noise\n"                                                  // 7
+    "IB device mlx5_0 not found";                                   // 8, no '\n'
+
+void ExpectMixedFindings(const Explainer& ex) {
+  ASSERT_EQ(ex.findings().size(), 3u);
+  const Finding& a = ex.findings()[0];
+  EXPECT_EQ(a.rule->id, "perftest-device-not-found");
+  EXPECT_EQ(a.captures, (Captures{{"dev", "mlx5_0"}}));
+  EXPECT_EQ(a.count, 3);
+  EXPECT_EQ(a.first.line, 2);
+  EXPECT_EQ(a.last.line, 8);
+  EXPECT_EQ(a.first.source, "mixed.log");
+  const Finding& b = ex.findings()[1];
+  EXPECT_EQ(b.captures, (Captures{{"dev", "mlx5_1"}}));  // another key
+  EXPECT_EQ(b.count, 1);
+  EXPECT_EQ(b.first.line, 4);
+  EXPECT_EQ(b.last.line, 4);
+  EXPECT_EQ(ex.findings()[2].rule->id, "perftest-port-in-use");
+  EXPECT_EQ(ex.findings()[2].first.line, 5);
+  EXPECT_EQ(ex.stats().lines, 8);
+  EXPECT_EQ(ex.stats().matched_lines, 5);
+  EXPECT_EQ(ex.stats().bytes, static_cast<int64_t>(sizeof(kMixed) - 1));
+}
+
+TEST_F(ExplainTest, StreamingCountsAndLineNumbers) {
+  Explainer ex(*rules_);
+  std::istringstream in(kMixed);
+  ASSERT_OK(ex.ConsumeStream(in, "mixed.log"));
+  ExpectMixedFindings(ex);
+}
+
+// The same findings whatever the chunking: lines split across Feed calls.
+TEST_F(ExplainTest, ChunkBoundariesDoNotMatter) {
+  for (size_t chunk : {1u, 2u, 3u, 7u, 64u}) {
+    Explainer ex(*rules_);
+    ex.BeginSource("mixed.log");
+    absl::string_view all(kMixed);
+    for (size_t i = 0; i < all.size(); i += chunk) ex.Feed(all.substr(i, chunk));
+    ex.EndSource();
+    SCOPED_TRACE(chunk);
+    ExpectMixedFindings(ex);
+  }
+}
+
+TEST_F(ExplainTest, FindingSpansSourcesAndKeepsFirstAndLast) {
+  Explainer ex(*rules_);
+  std::istringstream a("x\nrdma_rxe: unloaded\n"), b("rdma_rxe: unloaded\ny\n");
+  ASSERT_OK(ex.ConsumeStream(a, "a.log"));
+  ASSERT_OK(ex.ConsumeStream(b, "b.log"));
+  ASSERT_EQ(ex.findings().size(), 1u);
+  const Finding& f = ex.findings()[0];
+  EXPECT_EQ(f.count, 2);
+  EXPECT_EQ(f.first.source, "a.log");
+  EXPECT_EQ(f.first.line, 2);
+  EXPECT_EQ(f.last.source, "b.log");
+  EXPECT_EQ(f.last.line, 1);
+  EXPECT_EQ(ex.stats().sources, (std::vector<std::string>{"a.log", "b.log"}));
+}
+
+// Lines over the cap: the first max_line_bytes are matched, the rest skipped;
+// line numbering stays right.
+TEST_F(ExplainTest, LongLinesAreCutAndCounted) {
+  ExplainOptions opts;
+  opts.max_line_bytes = 1024;
+  std::string log = "rdma_rxe: unloaded " + std::string(5000, 'x') + "\n" +
+                    std::string(5000, 'y') + " rdma_rxe: failed to add eth0\n" +
+                    "Couldn't get port info\r\n";
+  for (size_t chunk : {100u, 1u << 20}) {
+    Explainer ex(*rules_, opts);
+    ex.BeginSource("long.log");
+    for (size_t i = 0; i < log.size(); i += chunk) {
+      ex.Feed(absl::string_view(log).substr(i, chunk));
+    }
+    ex.EndSource();
+    EXPECT_EQ(ex.stats().lines, 3);
+    EXPECT_EQ(ex.stats().truncated_lines, 2);
+    ASSERT_EQ(ex.findings().size(), 2u);  // the error past the cap is not seen
+    EXPECT_EQ(ex.findings()[0].rule->id, "rxe-unloaded");
+    EXPECT_EQ(ex.findings()[0].first_line.size(), opts.max_example_bytes);
+    EXPECT_EQ(ex.findings()[1].rule->id, "pingpong-port-info");
+    EXPECT_EQ(ex.findings()[1].first.line, 3);
+    EXPECT_EQ(ex.findings()[1].first_line, "Couldn't get port info");  // no \r
+  }
+}
+
+TEST_F(ExplainTest, DistinctFindingsAreCapped) {
+  ExplainOptions opts;
+  opts.max_findings = 2;
+  Explainer ex(*rules_, opts);
+  ex.BeginSource("-");
+  for (int i = 0; i < 5; ++i) {
+    ex.ConsumeLine(absl::StrCat("IB device dev", i, " not found"));
+  }
+  ex.ConsumeLine("IB device dev0 not found");
+  EXPECT_EQ(ex.findings().size(), 2u);
+  EXPECT_EQ(ex.findings()[0].count, 2);
+  EXPECT_EQ(ex.stats().dropped_findings, 3);
+}
+
+// The fixture: ib_write_bw blocked by a firewall hangs, then fails with
+// retry exceeded.
+TEST_F(ExplainTest, PerftestFirewallLog) {
+  std::ifstream in("fixtures/logs/ib_write_bw_firewall_client.log");
+  ASSERT_TRUE(in) << "fixture missing";
+  Explainer ex(*rules_);
+  ASSERT_OK(ex.ConsumeStream(in, "client.log"));
+  ASSERT_EQ(ex.findings().size(), 2u);
+  const Finding& completion = ex.findings()[0];
+  EXPECT_EQ(completion.rule->id, "perftest-completion-error");
+  EXPECT_EQ(completion.captures, (Captures{{"side", "client"}}));
+  EXPECT_EQ(completion.first.line, 29);
+  const Finding& retry = ex.findings()[1];
+  EXPECT_EQ(retry.rule->id, "wc-retry-exc-err");
+  EXPECT_EQ(retry.first.line, 30);
+  EXPECT_EQ(retry.count, 1);
+  EXPECT_THAT(retry.ConfirmCommand(), HasSubstr("firewall-4791"));
+  std::string remedy;
+  for (const auto& r : retry.Remediation()) remedy += r + "\n";
+  EXPECT_THAT(remedy, HasSubstr("--dport 4791"));
+  EXPECT_EQ(ex.stats().lines, 32);
+}
+
+TEST_F(ExplainTest, MixedNodeLog) {
+  std::ifstream in("fixtures/logs/mixed_node.log");
+  ASSERT_TRUE(in) << "fixture missing";
+  Explainer ex(*rules_);
+  ASSERT_OK(ex.ConsumeStream(in, "node.log"));
+  std::vector<std::string> ids;
+  for (const Finding& f : ex.findings()) ids.push_back(f.rule->id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"rxe-already-configured",
+                                           "ucx-ib-enomem", "ompi-pml-ucx-worker",
+                                           "nccl-retry-exceeded", "rxe-unloaded"}));
+  EXPECT_EQ(ex.findings()[1].count, 2);  // two processes, same call
+  EXPECT_EQ(ex.findings()[3].count, 2);  // same peer, other port
+  EXPECT_EQ(ex.findings()[3].Remediation()[1],
+            "allow RoCE v2 between the nodes: iptables -I INPUT -p udp --dport "
+            "4791 -j ACCEPT (and the same on 10.216.210.236)");
+}
+
+TEST_F(ExplainTest, TextOutput) {
+  Explainer ex(*rules_);
+  std::istringstream in("x\nrdma_rxe: already configured on va\n");
+  ASSERT_OK(ex.ConsumeStream(in, "dmesg.txt"));
+  std::ostringstream out;
+  RenderExplainText(ex, out);
+  EXPECT_THAT(out.str(), HasSubstr("[FINDING] rxe-already-configured  x1  dmesg.txt:2\n"));
+  EXPECT_THAT(out.str(), HasSubstr("  likely causes:\n    1. a setup script ran twice"));
+  EXPECT_THAT(out.str(), HasSubstr("    rdma link show | grep va"));
+  EXPECT_THAT(out.str(), HasSubstr("  confirm with: rdmacheck --checks rxe-setup\n"));
+  EXPECT_THAT(out.str(), HasSubstr("explain: 1 finding from 1 matching line in 2 lines\n"));
+}
+
+TEST(ExplainCommand, ExitCodesAndJson) {
+  std::istringstream in("noise\nCouldn't listen to port 18516\nnoise\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplainCommand({"--format=json", "-"}, in, out, err), 1);
+  EXPECT_EQ(err.str(), "");
+  nlohmann::json doc = nlohmann::json::parse(out.str());
+  EXPECT_EQ(doc["schema"], "rdmacheck.explain/1");
+  EXPECT_EQ(doc["lines"], 3);
+  ASSERT_EQ(doc["findings"].size(), 1u);
+  const auto& f = doc["findings"][0];
+  EXPECT_EQ(f["rule"], "perftest-port-in-use");
+  EXPECT_EQ(f["captures"]["port"], "18516");
+  EXPECT_EQ(f["first"]["line"], 2);
+  EXPECT_EQ(f["first"]["source"], "-");
+  EXPECT_EQ(f["count"], 1);
+  EXPECT_EQ(f["remediation"][0], "ss -ltnp 'sport = :18516' (then kill the leftover process)");
+  EXPECT_TRUE(f["confirm_command"].is_null());
+
+  std::istringstream clean("all good\n");
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunExplainCommand({}, clean, out2, err2), 0);
+  EXPECT_THAT(out2.str(), HasSubstr("explain: 0 findings"));
+}
+
+TEST(ExplainCommand, JsonSurvivesInvalidUtf8) {
+  std::istringstream in("\xff\xfe IB device mlx5_0 not found \xc3\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplainCommand({"--format", "json"}, in, out, err), 1);
+  nlohmann::json doc = nlohmann::json::parse(out.str());
+  EXPECT_EQ(doc["findings"][0]["captures"]["dev"], "mlx5_0");
+}
+
+TEST(ExplainCommand, BadUsageAndInput) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case kCases[] = {
+      {{"--format=xml"}, "--format must be text or json, got 'xml'"},
+      {{"--bogus"}, "unknown option '--bogus'"},
+      {{"--rules"}, "--rules needs a file name"},
+      {{"/nonexistent/x.log"}, "cannot open '/nonexistent/x.log'"},
+      {{"--rules", "/nonexistent/r.txt"}, "cannot open rule file '/nonexistent/r.txt'"},
+  };
+  for (const Case& c : kCases) {
+    std::istringstream in("");
+    std::ostringstream out, err;
+    EXPECT_EQ(RunExplainCommand(c.args, in, out, err), 2) << c.message;
+    EXPECT_THAT(err.str(), HasSubstr(c.message));
+  }
+}
+
+TEST(ExplainCommand, RulesOverride) {
+  std::string path = ::testing::TempDir() + "/custom.rules";
+  {
+    std::ofstream f(path);
+    f << "rule: custom-thing\nfamily: test\npattern: frobnicate (?P<n>\\d+)\n"
+         "diagnosis: frob ${n}\ncause: c\nremedy: unfrob ${n}\nconfirm: hung-qp\n"
+         "example: frobnicate 1\nexample: frobnicate 22\nnear-miss: frob\n";
+  }
+  std::istringstream in("frobnicate 7\nCouldn't listen to port 1\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplainCommand({"--rules=" + path}, in, out, err), 1) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("[FINDING] custom-thing  x1  -:1"));
+  EXPECT_THAT(out.str(), HasSubstr("    unfrob 7\n"));
+  EXPECT_THAT(out.str(), Not(HasSubstr("perftest-port-in-use")));
+
+  std::string bad = ::testing::TempDir() + "/bad.rules";
+  {
+    std::ofstream f(bad);
+    f << "rule: b\nfamily: t\npattern: (unclosed\n";
+  }
+  std::istringstream in2("");
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunExplainCommand({"--rules", bad}, in2, out2, err2), 2);
+  EXPECT_THAT(err2.str(), HasSubstr(bad + ":1: rule 'b': missing field 'diagnosis'"));
+}
+
+}  // namespace
+}  // namespace rdmacheck

@@ -1,0 +1,291 @@
+#include "tools/peer/peer_mode.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "facts/profile.h"
+#include "tools/peer/peer_match.h"
+#include "tools/peer/remote_probe.h"
+#include "acts/probe/probe.h"
+#include "plan/plan.h"
+#include "util/clock.h"
+
+namespace rdmacheck {
+namespace {
+
+std::atomic<bool> g_serve_stop{false};
+extern "C" void OnServeSigint(int) { g_serve_stop.store(true); }
+
+}  // namespace
+
+absl::StatusOr<DeviceView> OnlyDevice(const DeviceView& view, const std::string& device) {
+  DeviceView out = view;
+  out.devices.clear();
+  for (const DeviceInfo& d : view.devices) {
+    if (!device.empty() ? d.name == device : (!d.ports.empty() && d.ports[0].state == "ACTIVE")) {
+      out.devices.push_back(d);
+      break;
+    }
+  }
+  if (out.devices.empty()) {
+    std::vector<std::string> names;
+    for (const DeviceInfo& d : view.devices) names.push_back(d.name);
+    return absl::NotFoundError(absl::StrCat(device.empty() ? "no RDMA device with an ACTIVE port" : absl::StrCat("no RDMA device ", device),
+                                            " on this host (devices: ", names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
+  }
+  return out;
+}
+
+absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const DeviceView& local,
+                                            const std::string& tool_version, double connect_s) {
+  absl::StatusOr<std::pair<std::string, int>> hp = ParseHostPort(host_port);
+  if (!hp.ok()) return hp.status();
+  absl::StatusOr<PeerChannel> ch = PeerChannel::Connect(hp->first, hp->second, connect_s);
+  if (!ch.ok()) return ch.status();
+  auto owned = std::make_unique<PeerChannel>(*std::move(ch));
+  absl::Status st = owned->Handshake(tool_version);
+  if (!st.ok()) return st;
+  st = owned->Send("PROFILE", WriteProfile(local));
+  if (!st.ok()) return st;
+  absl::StatusOr<PeerFrame> f = owned->Receive("PROFILE");
+  if (!f.ok()) return f.status();
+  absl::StatusOr<DeviceView> remote = ParseProfile(f->payload, absl::StrCat("peer ", owned->peer_name()));
+  if (!remote.ok()) return remote.status();
+  return PeerClient(std::move(owned), hp->first, *std::move(remote));
+}
+
+PeerClient::~PeerClient() {
+  if (!ch_) return;
+  std::lock_guard<std::mutex> lock(*mu_);
+  (void)ch_->Send("BYE", "");
+}
+
+absl::StatusOr<std::vector<std::string>> PeerClient::ExchangeVerdicts(const std::vector<std::string>& ours) {
+  std::lock_guard<std::mutex> lock(*mu_);
+  absl::Status st = ch_->Send("VERDICTS", absl::StrJoin(ours, "\n"));
+  if (!st.ok()) return st;
+  absl::StatusOr<PeerFrame> f = ch_->Receive("VERDICTS");
+  if (!f.ok()) return f.status();
+  return std::vector<std::string>(absl::StrSplit(f->payload, '\n', absl::SkipEmpty()));
+}
+
+DeviceView MergePeerView(const DeviceView& local, const DeviceView& remote, const std::string& host,
+                         const std::string& local_device) {
+  DeviceView v = local;
+  v.devices.clear();
+  for (const DeviceInfo& d : local.devices)
+    if (d.name == local_device) v.devices.push_back(d);
+  const std::string at = absl::StrCat("@", host);
+  for (DeviceInfo d : remote.devices) {
+    d.name += at;
+    if (d.netdev) *d.netdev += at;
+    for (PortInfo& p : d.ports)
+      for (GidEntry& g : p.gids)
+        if (!g.netdev.empty()) g.netdev += at;
+    v.devices.push_back(std::move(d));
+  }
+  for (NetdevInfo n : remote.netdevs) {
+    n.name += at;
+    v.netdevs.push_back(std::move(n));
+  }
+  v.provenance.push_back(absl::StrCat("peer mode: devices and netdevs named *", at, " are ", host,
+                                      "'s, from its rdmacheck serve"));
+  return v;
+}
+
+std::string PeerDevice::Describe() const { return absl::StrCat(inner_->Describe(), " (peer ", client_->host(), ")"); }
+
+absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req) {
+  const std::string at = absl::StrCat("@", client_->host());
+  if (req.peer_device.size() <= at.size() ||
+      req.peer_device.compare(req.peer_device.size() - at.size(), at.size(), at) != 0) {
+    return inner_->RunTrafficProbe(req);
+  }
+  ProbeRequest r = req;
+  r.peer_device = req.peer_device.substr(0, req.peer_device.size() - at.size());
+  std::lock_guard<std::mutex> lock(client_->mu());
+  // Ctrl-C: the probe stops at the next WR, ends the far end's half and
+  // releases its QP; then the guard passes SIGINT on (exit 130).
+  SigintGuard sigint;
+  return RunPeerProbe(client_->channel(), r, &ProbeInterruptFlag());
+}
+
+absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
+                         double deadline_s, std::ostream& log) {
+  const double end = MonotonicSeconds() + deadline_s;
+  const std::string who = ch.peer_name();
+  const std::string device = served.devices.empty() ? "" : served.devices[0].name;
+  ch.set_io_deadline(std::min(10.0, deadline_s));
+  absl::Status st = ch.Handshake(tool_version);
+  if (!st.ok()) {
+    log << "client " << who << ": " << st.message() << "\n";
+    return st;
+  }
+  absl::StatusOr<PeerFrame> pf = ch.Receive("PROFILE");
+  if (!pf.ok()) return pf.status();
+  absl::StatusOr<DeviceView> client_view = ParseProfile(pf->payload, absl::StrCat("client ", who));
+  if (!client_view.ok()) {
+    ch.SendError(client_view.status().message());
+    return client_view.status();
+  }
+  if (st = ch.Send("PROFILE", WriteProfile(served)); !st.ok()) return st;
+  const std::string client_dev = client_view->devices.empty() ? "" : client_view->devices[0].name;
+  log << "client " << who << ": rdmacheck " << ch.peer_version() << ", device " << client_dev << "\n";
+  int probes = 0;
+  for (;;) {
+    const double left = end - MonotonicSeconds();
+    if (left <= 0) {
+      ch.SendError(absl::StrCat("the server's per-client deadline (", deadline_s, " s) passed"));
+      return absl::DeadlineExceededError(absl::StrCat("client ", who, ": per-client deadline of ", deadline_s, " s passed"));
+    }
+    ch.set_io_deadline(left);
+    absl::StatusOr<PeerFrame> f = ch.Receive();
+    if (!f.ok()) {
+      log << "client " << who << ": " << f.status().message() << "\n";
+      return f.status();
+    }
+    if (f->type == "BYE") {
+      log << "client " << who << ": done, " << probes << " probes served\n";
+      return absl::OkStatus();
+    }
+    if (f->type == "PROBE_SETUP") {
+      ++probes;
+      st = ServePeerProbe(ch, *f, device);
+      log << "client " << who << ": probe " << probes << " " << (st.ok() ? "served" : std::string(st.message()))
+          << "\n";
+      if (!st.ok() && (absl::IsDeadlineExceeded(st) || absl::IsUnavailable(st) || absl::IsDataLoss(st))) return st;
+      continue;  // the client got an ERROR frame and may go on
+    }
+    if (f->type == "VERDICTS") {
+      for (absl::string_view l : absl::StrSplit(f->payload, '\n', absl::SkipEmpty()))
+        log << "client " << who << " verdict: " << l << "\n";
+      // Our own side of the comparison, from this end.
+      Plan plan;
+      Options opts;
+      opts.device = device;
+      CheckContext ctx{served, plan, opts, nullptr};
+      PeerMatchCheck pm(*client_view, client_dev, 0, who.substr(0, who.rfind(':')));
+      Result r = pm.Run(ctx);
+      std::string line = absl::StrCat(VerdictName(r.verdict), " peer-match ", r.title);
+      log << "this end verdict: " << line << "\n";
+      for (const Evidence& e : r.evidence)
+        if (e.verdict != Verdict::kPass) log << "  " << e.subject << ": " << e.actual << "\n";
+      if (st = ch.Send("VERDICTS", line); !st.ok()) return st;
+      continue;
+    }
+    ch.SendError(absl::StrCat("unexpected ", f->type, " frame"));
+    return absl::InvalidArgumentError(absl::StrCat("client ", who, ": unexpected ", f->type, " frame"));
+  }
+}
+
+int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                    const std::function<absl::StatusOr<DeviceView>(const std::optional<std::string>& profile)>& gather,
+                    const std::string& tool_version) {
+  std::string device, bind;
+  std::optional<std::string> profile;
+  int port = kDefaultPeerPort;
+  bool once = false;
+  double wait_s = 0, client_s = 120;
+  auto usage = [&](const std::string& m) {
+    err << "rdmacheck serve: " << m
+        << "\nUsage: rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S] "
+           "[--client-deadline S] [--profile FILE]\n";
+    return 2;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string name = args[i], value;
+    bool has = false;
+    if (size_t eq = name.find('='); eq != std::string::npos && name.rfind("--", 0) == 0) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has = true;
+    }
+    if (name == "--once") {
+      once = true;
+      continue;
+    }
+    if (name == "-h" || name == "--help") {
+      out << "rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S] [--client-deadline S]\n"
+             "                [--profile FILE]\n"
+             "  The far end of `rdmacheck --peer HOST[:P]` (docs/peer-mode.md). Default port "
+          << kDefaultPeerPort
+          << ";\n  --once serves one client and exits (waiting at most --wait, default 300 s);\n"
+             "  without it, clients one at a time until Ctrl-C. Each client gets --client-deadline\n"
+             "  seconds in all (default 120).\n";
+      return 0;
+    }
+    if (!has) {
+      if (i + 1 >= args.size()) return usage(absl::StrCat(name, ": needs a value"));
+      value = args[++i];
+    }
+    double d;
+    if (name == "-d" || name == "--ib-dev") {
+      device = value;
+    } else if (name == "--port") {
+      if (!absl::SimpleAtoi(value, &port) || port < 1 || port > 65535)
+        return usage(absl::StrCat("--port: '", value, "' is not 1..65535"));
+    } else if (name == "--bind") {
+      bind = value;
+    } else if (name == "--profile") {
+      profile = value;
+    } else if (name == "--wait" || name == "--client-deadline") {
+      if (!absl::SimpleAtod(value, &d) || !(d > 0 && d <= 86400))
+        return usage(absl::StrCat(name, ": '", value, "' is not a number of seconds in (0, 86400]"));
+      (name == "--wait" ? wait_s : client_s) = d;
+    } else {
+      return usage(absl::StrCat("unknown argument '", args[i], "'"));
+    }
+  }
+  if (once && wait_s == 0) wait_s = 300;
+  absl::StatusOr<DeviceView> view = gather(profile);
+  if (!view.ok()) {
+    err << "rdmacheck serve: " << view.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<DeviceView> served = OnlyDevice(*view, device);
+  if (!served.ok()) {
+    err << "rdmacheck serve: " << served.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<PeerListener> l = PeerListener::Listen(bind, port);
+  if (!l.ok()) {
+    err << "rdmacheck serve: " << l.status().message() << "\n";
+    return 2;
+  }
+  g_serve_stop.store(false);
+  struct sigaction sa {}, old {};
+  sa.sa_handler = OnServeSigint;
+  sigemptyset(&sa.sa_mask);
+  const bool installed = sigaction(SIGINT, &sa, &old) == 0;
+  out << "rdmacheck serve: " << served->devices[0].name << " on " << (bind.empty() ? "0.0.0.0" : bind) << ":"
+      << l->port() << (once ? ", one client" : ", until Ctrl-C") << "\n";
+  out.flush();
+  int code = 0;
+  for (;;) {
+    absl::StatusOr<PeerChannel> ch = l->Accept(once ? wait_s : (wait_s > 0 ? wait_s : 86400), &g_serve_stop);
+    if (!ch.ok()) {
+      if (absl::IsCancelled(ch.status())) break;
+      if (once || wait_s > 0) {
+        err << "rdmacheck serve: " << ch.status().message() << "\n";
+        code = 3;
+        break;
+      }
+      continue;
+    }
+    absl::Status st = ServeClient(*ch, *served, tool_version, client_s, out);
+    out.flush();
+    if (!st.ok()) code = 1;
+    if (once || g_serve_stop.load()) break;
+  }
+  if (installed) sigaction(SIGINT, &old, nullptr);
+  return code;
+}
+
+}  // namespace rdmacheck

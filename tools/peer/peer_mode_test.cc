@@ -1,0 +1,143 @@
+#include "tools/peer/peer_mode.h"
+
+#include <sstream>
+#include <thread>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::StatusIs;
+using ::testing::HasSubstr;
+
+// Server on loopback TCP with rxe1 of `served_profile`, in a thread.
+struct LoopbackServer {
+  explicit LoopbackServer(const std::string& served_profile, const std::string& version = "0.1.0") {
+    absl::StatusOr<PeerListener> l = PeerListener::Listen("127.0.0.1", 0);
+    EXPECT_TRUE(l.ok());
+    port = l->port();
+    served = *OnlyDevice(FixtureProfile(served_profile), "rxe1");
+    thread = std::thread([this, version, l = std::make_shared<PeerListener>(*std::move(l))]() mutable {
+      absl::StatusOr<PeerChannel> ch = l->Accept(5, nullptr);
+      if (!ch.ok()) {
+        status = ch.status();
+        return;
+      }
+      status = ServeClient(*ch, served, version, 5, log);
+    });
+  }
+  ~LoopbackServer() {
+    if (thread.joinable()) thread.join();
+  }
+  std::string addr() const { return absl::StrCat("127.0.0.1:", port); }
+  int port = 0;
+  DeviceView served;
+  std::thread thread;
+  std::ostringstream log;
+  absl::Status status;
+};
+
+TEST(PeerMode, ProfilesAndVerdictsCrossTheSideChannel) {
+  LoopbackServer srv("rxe_mtu1500.profile");
+  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  {
+    ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
+    ASSERT_EQ(c.remote_view().devices.size(), 1u);
+    EXPECT_EQ(c.remote_view().devices[0].name, "rxe1");
+    EXPECT_EQ(c.remote_view().devices[0].ports[0].active_mtu, 1024);
+    ASSERT_OK_AND_ASSIGN(std::vector<std::string> theirs, c.ExchangeVerdicts({"FAIL peer-match rxe0 and rxe1 ..."}));
+    ASSERT_EQ(theirs.size(), 1u);
+    // The far end compared too, from its side: 1024 there, 4096 here.
+    EXPECT_THAT(theirs[0], HasSubstr("FAIL peer-match rxe1 (this host) and rxe0 on 127.0.0.1"));
+  }  // BYE
+  srv.thread.join();
+  EXPECT_OK(srv.status);
+  EXPECT_THAT(srv.log.str(), HasSubstr("rdmacheck 0.1.0, device rxe0"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("verdict: FAIL peer-match rxe0 and rxe1"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("active_mtu (bytes), rxe1 port 1 (this host) / rxe0 port 1 (127.0.0.1): 1024 / 4096"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("done, 0 probes served"));
+}
+
+TEST(PeerMode, VersionMismatchIsAClearErrorOnBothEnds) {
+  LoopbackServer srv("rxe_mtu9000.profile", "0.2.0");
+  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  EXPECT_THAT(PeerClient::Open(srv.addr(), local, "0.1.0"),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("runs rdmacheck 0.2.0 (peer protocol 1), this is rdmacheck 0.1.0")));
+  srv.thread.join();
+  EXPECT_THAT(srv.status, StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("runs rdmacheck 0.1.0")));
+}
+
+TEST(PeerMode, NothingListeningIsUnavailable) {
+  int port;
+  {
+    ASSERT_OK_AND_ASSIGN(PeerListener l, PeerListener::Listen("127.0.0.1", 0));
+    port = l.port();
+  }
+  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  EXPECT_THAT(PeerClient::Open(absl::StrCat("127.0.0.1:", port), local, "0.1.0"),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("is `rdmacheck serve` running there?")));
+}
+
+TEST(PeerMode, OnlyDeviceKeepsOneDeviceOrNamesTheOthers) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  ASSERT_OK_AND_ASSIGN(DeviceView one, OnlyDevice(v, "rxe1"));
+  ASSERT_EQ(one.devices.size(), 1u);
+  EXPECT_EQ(one.devices[0].name, "rxe1");
+  EXPECT_EQ(one.netdevs.size(), v.netdevs.size());
+  ASSERT_OK_AND_ASSIGN(DeviceView first, OnlyDevice(v, ""));
+  EXPECT_EQ(first.devices[0].name, "rxe0");
+  EXPECT_THAT(OnlyDevice(v, "mlx5_0"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no RDMA device mlx5_0 on this host (devices: rxe0, rxe1)")));
+}
+
+TEST(PeerMode, MergedViewNamesTheFarDevicesByHost) {
+  DeviceView local = FixtureProfile("rxe_mtu9000.profile");
+  DeviceView remote = *OnlyDevice(FixtureProfile("rxe_mtu1500.profile"), "rxe1");
+  DeviceView m = MergePeerView(local, remote, "198.18.0.2", "rxe0");
+  ASSERT_EQ(m.devices.size(), 2u);
+  EXPECT_EQ(m.devices[0].name, "rxe0");
+  EXPECT_EQ(m.devices[1].name, "rxe1@198.18.0.2");
+  EXPECT_EQ(m.devices[1].netdev, "vb@198.18.0.2");
+  ASSERT_NE(m.Netdev("vb@198.18.0.2"), nullptr);
+  EXPECT_EQ(m.Netdev("vb@198.18.0.2")->mtu, 1500);
+  EXPECT_EQ(m.Netdev("vb")->mtu, 9000);  // this host's vb is still there
+}
+
+class FakeDevice : public Device {
+ public:
+  std::string Describe() const override { return "fake"; }
+  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return QpCaps(); }
+  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return cqe; }
+  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
+  uint64_t CqMemory(uint32_t) const override { return 0; }
+  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
+    ProbeResult r;
+    r.peer_device = "local:" + req.peer_device;
+    return r;
+  }
+};
+
+TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
+  LoopbackServer srv("rxe_mtu9000.profile");
+  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
+  PeerDevice d(std::make_unique<FakeDevice>(), &c);
+  EXPECT_EQ(d.Describe(), "fake (peer 127.0.0.1)");
+  ProbeRequest req;
+  req.device = "rxe0";
+  req.peer_device = "rxe1";
+  ASSERT_OK_AND_ASSIGN(ProbeResult r, d.RunTrafficProbe(req));
+  EXPECT_EQ(r.peer_device, "local:rxe1");
+  // A far probe with no WRs is refused before anything is opened.
+  req.peer_device = "rxe1@127.0.0.1";
+  EXPECT_THAT(d.RunTrafficProbe(req), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no work requests")));
+}
+
+}  // namespace
+}  // namespace rdmacheck
