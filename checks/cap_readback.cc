@@ -165,11 +165,13 @@ Result CapReadbackCheck::Run(const CheckContext& ctx) const {
            "--plan for the deployment's caps");
   int created_on = 0;
   for (const DeviceInfo* info : devs) {
-    std::unique_ptr<Device> dev = ctx.device_for ? ctx.device_for(*info) : nullptr;
-    if (!dev) {
-      r.Note(absl::StrCat("could not open ", info->name, " (or no driver model for it) to create on"));
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*info);
+    if (!opened.ok()) {
+      r.Note(absl::StrCat("could not open ", info->name, " (or no driver model for it) to create on: ",
+                          opened.status().message()));
       continue;
     }
+    std::unique_ptr<Device> dev = *std::move(opened);
     ++created_on;
     r.Note(absl::StrCat(info->name, ": created on ", dev->Describe()));
     for (const QpClass& q : ctx.plan.qp_classes) {

@@ -22,6 +22,7 @@ class CapReadbackCheck : public Check {
     return "Each plan QP class is created and the driver grants its caps as asked "
            "(no large overshoot, no EINVAL)";
   }
+  unsigned needs() const override { return kNeedsDevice; }
   Result Run(const CheckContext& ctx) const override;
 
   // A depth granted at or above this multiple of the request WARNs.

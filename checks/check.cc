@@ -16,6 +16,14 @@ absl::string_view VerdictName(Verdict v) {
   return "FAIL";
 }
 
+absl::StatusOr<std::unique_ptr<Device>> CheckContext::OpenDevice(const DeviceInfo& dev) const {
+  if (!device_for) return absl::FailedPreconditionError("no Device to act on in this run");
+  absl::StatusOr<std::unique_ptr<Device>> d = device_for(dev);
+  if (d.ok() && *d == nullptr)
+    return absl::NotFoundError(absl::StrCat("no driver model or live device for ", dev.name));
+  return d;
+}
+
 std::vector<const DeviceInfo*> CheckContext::SelectedDevices() const {
   std::vector<const DeviceInfo*> out;
   std::optional<std::string> want = options.device ? options.device : plan.device;

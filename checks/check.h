@@ -22,9 +22,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "acts/device.h"
 #include "facts/device_view.h"
 #include "plan/plan.h"
@@ -59,6 +60,9 @@ struct Options {
   std::optional<int> port;            // -i/--ib-port
   std::optional<int> gid_index;       // -x/--gid-index
   double check_deadline_s = 10;       // per check
+  // After a check's deadline, how long it has to stop (its probes poll the
+  // stop flag) and release what it holds before the next check starts.
+  double stop_grace_s = 3;
   // Traffic probes (hung-qp, sge-page-crossing): how long each work request
   // may go without a completion before it counts as hung.
   double probe_deadline_s = 2;
@@ -67,18 +71,32 @@ struct Options {
   bool suspect_legacy_sge = false;
 };
 
+// Returns the Device to act on for a device of the view: the real one when
+// live, its driver model on a profile; the reason when it cannot
+// ("ibv_open_device(dev=rxe0): Permission denied").
+using DeviceFactory = std::function<absl::StatusOr<std::unique_ptr<Device>>(const DeviceInfo&)>;
+
 struct CheckContext {
   const DeviceView& view;
   const Plan& plan;
   const Options& options;
-  // Returns the Device to act on for a device of the view: the real one when
-  // live, its driver model on a profile. Null when nothing can act.
-  std::function<std::unique_ptr<Device>(const DeviceInfo&)> device_for;
+  DeviceFactory device_for;
+
+  // device_for's answer, with an error (never a null Device) when there is
+  // no factory or it had nothing for this device.
+  absl::StatusOr<std::unique_ptr<Device>> OpenDevice(const DeviceInfo& dev) const;
 
   // The devices the run is about: the one named with -d, else all.
   std::vector<const DeviceInfo*> SelectedDevices() const;
   // The ports to look at on a device: -i, else the plan's port, else all.
   std::vector<const PortInfo*> SelectedPorts(const DeviceInfo& dev) const;
+};
+
+// What a check needs besides the devices, ports, GIDs and host facts that
+// every gather reads.
+enum CheckNeeds : unsigned {
+  kNeedsRulesets = 1u << 0,  // the firewall rulesets (nft, iptables-save)
+  kNeedsDevice = 1u << 1,    // it acts through a Device (creates, probes)
 };
 
 class Check {
@@ -88,6 +106,9 @@ class Check {
   virtual absl::string_view summary() const = 0;    // one line, for `list`
   // Needs a live device to be meaningful (SKIPs on a profile).
   virtual bool live_only() const { return false; }
+  // The facts beyond the basic view that it reads, so that gathering reads
+  // only what the selected checks need (a bit set of CheckNeeds).
+  virtual unsigned needs() const { return 0; }
   virtual Result Run(const CheckContext& ctx) const = 0;
 };
 

@@ -125,11 +125,13 @@ Result CqDepthCheck::Run(const CheckContext& ctx) const {
     r.Note("no --plan given: checked the default plan (one RC QP 128/128 WRs on a CQ of 256)");
   int rows = 0, asked = 0;
   for (const DeviceInfo* info : devs) {
-    std::unique_ptr<Device> dev = ctx.device_for ? ctx.device_for(*info) : nullptr;
-    if (!dev) {
-      r.Note(absl::StrCat(info->name, ": no driver model or live device to read granted sizes from"));
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*info);
+    if (!opened.ok()) {
+      r.Note(absl::StrCat(info->name, ": no driver model or live device to read granted sizes from (",
+                          opened.status().message(), ")"));
       continue;
     }
+    std::unique_ptr<Device> dev = *std::move(opened);
     ++asked;
     r.Note(absl::StrCat(info->name, ": granted sizes from the ", dev->Describe()));
     CheckDevice(ctx, *info, *dev, r, rows);

@@ -22,6 +22,7 @@ class CqDepthCheck : public Check {
     return "Every CQ (granted cqe) holds the send + receive WRs (granted) of the QPs and SRQs "
            "completing into it";
   }
+  unsigned needs() const override { return kNeedsDevice; }
   Result Run(const CheckContext& ctx) const override;
 };
 

@@ -57,11 +57,13 @@ Result CqOverrunCheck::Run(const CheckContext& ctx) const {
   for (const DeviceInfo* dev : devs) {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
-    std::unique_ptr<Device> d = ctx.device_for(*dev);
-    if (d == nullptr) {
-      b.Expect(absl::StrCat(dev->name, " CQ overrun probe"), "device opened", "could not open it", Verdict::kWarn);
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*dev);
+    if (!opened.ok()) {
+      b.Expect(absl::StrCat(dev->name, " CQ overrun probe"), "device opened",
+               absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
       continue;
     }
+    std::unique_ptr<Device> d = *std::move(opened);
     CqOverrunRequest req;
     req.device = dev->name;
     req.port = port;

@@ -29,6 +29,7 @@ class CqOverrunCheck : public Check {
     return "A CQ overrun on this device is signalled (IBV_EVENT_CQ_ERR), not silent; reports what the "
            "device does then";
   }
+  unsigned needs() const override { return kNeedsDevice; }
   bool live_only() const override { return true; }
   Result Run(const CheckContext& ctx) const override;
 

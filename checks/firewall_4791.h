@@ -16,6 +16,7 @@ class Firewall4791Check : public Check {
   absl::string_view summary() const override {
     return "Host firewalls accept inbound RoCE v2 (UDP 4791) on each rxe netdev; rxe's UDP socket exists";
   }
+  unsigned needs() const override { return kNeedsRulesets; }
   Result Run(const CheckContext& ctx) const override;
 };
 

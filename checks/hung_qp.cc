@@ -288,11 +288,13 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
     PeerChoice peer = ChoosePeer(ctx.view, *dev, port);
-    std::unique_ptr<Device> d = ctx.device_for(*dev);
-    if (d == nullptr) {
-      b.Expect(absl::StrCat(dev->name, " probe"), "device opened", "could not open it", Verdict::kWarn);
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*dev);
+    if (!opened.ok()) {
+      b.Expect(absl::StrCat(dev->name, " probe"), "device opened",
+               absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
       continue;
     }
+    std::unique_ptr<Device> d = *std::move(opened);
     ProbeRequest req = MakeProbeRequest(ctx, *dev, port, peer);
     req.wrs = ExchangeWrs();
     absl::StatusOr<ProbeResult> got = d->RunTrafficProbe(req);

@@ -7,7 +7,9 @@
 // Inputs come from the environment (pass them with --test_env):
 //   RDMACHECK_DEVICE, RDMACHECK_PORT, RDMACHECK_GID_INDEX, RDMACHECK_PLAN,
 //   RDMACHECK_PROFILE (run on a profile instead of the live host).
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,8 +18,9 @@
 #include "absl/strings/str_join.h"
 #include "checks/registry.h"
 #include "checks/runner.h"
-#include "cli/cli.h"
+#include "checks/session.h"
 #include "gtest/gtest.h"
+#include "util/numbers.h"
 
 namespace rdmacheck {
 namespace {
@@ -42,7 +45,7 @@ class CheckCase : public ::testing::Test {
   void TestBody() override {
     const DeviceView& view = in_->view;
     CheckContext ctx{view, in_->plan, in_->options,
-                     [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};
+                     [&view](const DeviceInfo& d) { return DeviceFor(view, d); }};  // view: in_, shared
     Result r = RunOneCheck(*check_, ctx);
     RecordProperty("verdict", std::string(VerdictName(r.verdict)));
     switch (r.verdict) {
@@ -76,21 +79,28 @@ class InputError : public ::testing::Test {
   std::string why_;
 };
 
-std::vector<std::string> FlagsFromEnv() {
-  std::vector<std::string> args;
-  auto add = [&](const char* env, const char* flag) {
-    const char* v = std::getenv(env);
-    if (v && *v) {
-      args.push_back(flag);
-      args.push_back(v);
-    }
+// The run's inputs from the environment; a bad number is an input error.
+absl::StatusOr<InputSources> SourcesFromEnv() {
+  InputSources src;
+  auto env = [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == 0) return std::nullopt;
+    return std::string(v);
   };
-  add("RDMACHECK_DEVICE", "-d");
-  add("RDMACHECK_PORT", "-i");
-  add("RDMACHECK_GID_INDEX", "-x");
-  add("RDMACHECK_PLAN", "--plan");
-  add("RDMACHECK_PROFILE", "--profile");
-  return args;
+  auto number = [&](const char* name, std::optional<int>* out) -> absl::Status {
+    std::optional<std::string> v = env(name);
+    if (!v) return absl::OkStatus();
+    std::optional<uint64_t> n = ParseUnsigned(*v);
+    if (!n || *n > 1u << 20) return absl::InvalidArgumentError(absl::StrCat(name, "=", *v, ": not a number"));
+    *out = static_cast<int>(*n);
+    return absl::OkStatus();
+  };
+  src.options.device = env("RDMACHECK_DEVICE");
+  src.plan = env("RDMACHECK_PLAN");
+  src.profile = env("RDMACHECK_PROFILE");
+  if (absl::Status s = number("RDMACHECK_PORT", &src.options.port); !s.ok()) return s;
+  if (absl::Status s = number("RDMACHECK_GID_INDEX", &src.options.gid_index); !s.ok()) return s;
+  return src;
 }
 
 }  // namespace
@@ -99,9 +109,10 @@ std::vector<std::string> FlagsFromEnv() {
 int main(int argc, char** argv) {
   using namespace rdmacheck;
   ::testing::InitGoogleTest(&argc, argv);
-  absl::StatusOr<CliFlags> flags = ParseFlags(FlagsFromEnv());
+  Session session;  // each device opened once for every case
+  absl::StatusOr<InputSources> src = SourcesFromEnv();
   absl::StatusOr<RunInputs> in =
-      flags.ok() ? LoadRunInputs(*flags) : absl::StatusOr<RunInputs>(flags.status());
+      src.ok() ? LoadRunInputs(*src, NeedsOf(AllChecks())) : absl::StatusOr<RunInputs>(src.status());
   if (!in.ok()) {
     std::string why(in.status().message());
     ::testing::RegisterTest("rdmacheck", "inputs", nullptr, nullptr, __FILE__, __LINE__,

@@ -85,17 +85,18 @@ Result MemlockCheck::Run(const CheckContext& ctx) const {
   std::vector<const DeviceInfo*> devs = ctx.SelectedDevices();
   for (const DeviceInfo* info : devs) {
     QueuePinning pin = QueuePinningOf(info->driver.value_or(""));
-    std::unique_ptr<Device> dev = ctx.device_for ? ctx.device_for(*info) : nullptr;
     if (!pin.charged) {
       r.Expect(absl::StrCat(info->name, ": pinned queue buffers"), "not charged", "0 B");
       r.Note(absl::StrCat(info->name, ": ", pin.why));
       continue;
     }
-    if (!dev) {
-      r.Note(absl::StrCat(info->name, ": no driver model or live device: queue buffers not counted"));
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*info);
+    if (!opened.ok()) {
+      r.Note(absl::StrCat(info->name, ": no driver model or live device: queue buffers not counted (",
+                          opened.status().message(), ")"));
       continue;
     }
-    PlanMemory m = ModelPlanMemory(plan, *dev);
+    PlanMemory m = ModelPlanMemory(plan, **opened);
     r.Expect(absl::StrCat(info->name, ": pinned queue buffers"), "QP and CQ rings (driver model)",
              HumanBytes(m.queue_buffers));
     r.Note(absl::StrCat(info->name, ": ", pin.why));

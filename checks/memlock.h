@@ -20,6 +20,7 @@ class MemlockCheck : public Check {
   absl::string_view summary() const override {
     return "RLIMIT_MEMLOCK covers the plan's registered memory and pinned queue buffers";
   }
+  unsigned needs() const override { return kNeedsDevice; }
   Result Run(const CheckContext& ctx) const override;
 
   static constexpr double kWarnRatio = 0.9;

@@ -283,11 +283,13 @@ Result MemoryBudgetCheck::Run(const CheckContext& ctx) const {
     r.Note(absl::StrCat("the plan sets no memory_budget: compared with the host's memory only"));
   int sized = 0;
   for (const DeviceInfo* info : devs) {
-    std::unique_ptr<Device> dev = ctx.device_for ? ctx.device_for(*info) : nullptr;
-    if (!dev) {
-      r.Note(absl::StrCat(info->name, ": no driver model or live device to size the queues with"));
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*info);
+    if (!opened.ok()) {
+      r.Note(absl::StrCat(info->name, ": no driver model or live device to size the queues with (",
+                          opened.status().message(), ")"));
       continue;
     }
+    std::unique_ptr<Device> dev = *std::move(opened);
     CheckDevice(ctx, *info, *dev, r);
     ++sized;
   }

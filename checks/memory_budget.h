@@ -69,6 +69,7 @@ class MemoryBudgetCheck : public Check {
     return "The plan's queue memory (driver model, granted caps) fits its memory_budget and the "
            "host's memory";
   }
+  unsigned needs() const override { return kNeedsDevice; }
   Result Run(const CheckContext& ctx) const override;
 
   static constexpr double kWarnRatio = 0.9;

@@ -2,6 +2,14 @@
 // A check that throws or overruns its deadline becomes WARN "could not carry
 // out", never a crash and never a silent PASS.
 //
+// A check never outlives what it reads: the runner hands each check's thread
+// its own shared copy of the context. At the deadline the runner raises the
+// stop flag (util/stop_flag.h) that every probe wait polls, and waits up to
+// Options::stop_grace_s for the check to release what it holds and return,
+// so the next check never shares a device with it. A check that still has
+// not returned then (it ignores the flag) is left to finish on its own; the
+// checks after it that act on a device (kNeedsDevice) are not started.
+//
 //   std::vector<Result> results = RunChecks(*SelectChecks("", ""), ctx);
 #ifndef RDMACHECK_CHECKS_RUNNER_H_
 #define RDMACHECK_CHECKS_RUNNER_H_
@@ -13,8 +21,6 @@
 namespace rdmacheck {
 
 // Runs each check in order; ctx.options.check_deadline_s bounds each one.
-// ctx must outlive the process' use of any check that overran (its thread
-// is left to finish on its own; the caller then exits).
 std::vector<Result> RunChecks(const std::vector<const Check*>& checks, const CheckContext& ctx);
 
 // Runs one check under the deadline (what RunChecks does for each).

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "checks/registry.h"
 #include "checks/runner.h"
+#include "report/support_bundle.h"
 #include "acts/driver_model.h"
 #include "facts/gather.h"
 #include "acts/live_device.h"
@@ -62,23 +63,6 @@ bool Emit(const CliFlags& f, const std::string& prog, const std::string& text) {
   return true;
 }
 
-RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started,
-                     double seconds) {
-  RunReport rep;
-  rep.host = in.view.host.hostname.value_or("");
-  rep.kernel = in.view.host.kernel.value_or("");
-  rep.source = in.view.source;
-  rep.plan = in.plan.path;
-  rep.started_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", started, absl::UTCTimeZone());
-  rep.seconds = seconds;
-  for (const DeviceInfo& d : in.view.devices) {
-    rep.devices.push_back({d.name, d.driver.value_or(""), d.fw_ver.value_or(""),
-                           d.node_guid.value_or("")});
-  }
-  rep.results = std::move(results);
-  return rep;
-}
-
 int RunList(const CliFlags& f, const std::string& prog, const char* only_check) {
   std::ostringstream out;
   for (const Check* c : AllChecks()) {
@@ -90,7 +74,8 @@ int RunList(const CliFlags& f, const std::string& prog, const char* only_check) 
 }
 
 int RunCapture(const CliFlags& f, const std::string& prog) {
-  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  // A capture records every fact, rulesets included.
+  absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), kNeedsRulesets);
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
@@ -101,19 +86,13 @@ int RunCapture(const CliFlags& f, const std::string& prog) {
   return Emit(f, prog, WriteProfile(in->view)) ? kExitOk : kExitUsage;
 }
 
-// Runs `checks` on the inputs and makes the report; *code gets the exit code.
-// `device_for` replaces DeviceFor (peer mode routes probes across the link).
-RunReport RunAndReport(const RunInputs& in, const std::vector<const Check*>& checks, int* code,
-                       std::function<std::unique_ptr<Device>(const DeviceInfo&)> device_for = nullptr) {
-  absl::Time started = absl::Now();
-  auto t0 = std::chrono::steady_clock::now();
-  const DeviceView& view = in.view;
-  if (!device_for) device_for = [&view](const DeviceInfo& d) { return DeviceFor(view, d); };
-  CheckContext ctx{view, in.plan, in.options, device_for};
-  std::vector<Result> results = RunChecks(checks, ctx);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  *code = ExitCodeFor(results);
-  return MakeReport(in, std::move(results), started, secs);
+// Runs `checks` on the inputs with every device opened once for the run;
+// *code gets the exit code.
+RunReport RunAndReport(const Session& session, const RunInputs& in, const std::vector<const Check*>& checks,
+                       int* code, DeviceFactory device_for = nullptr) {
+  RunReport rep = session.Run(in, checks, std::move(device_for));
+  *code = ExitCodeFor(rep.results);
+  return rep;
 }
 
 std::string RenderTextReport(const CliFlags& f, const RunReport& rep) {
@@ -151,14 +130,14 @@ int RunExplain(const CliFlags& f, const std::string& prog) {
     std::cout << "\n--live: no check in this build confirms these findings\n";
     return code;
   }
-  CliFlags run_flags;  // this host, default plan
-  absl::StatusOr<RunInputs> in = LoadRunInputs(run_flags);
+  Session session;
+  absl::StatusOr<RunInputs> in = LoadRunInputs(InputSources{}, NeedsOf(checks));  // this host, default plan
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
   std::cout << "\n== --live: the checks that confirm these findings, on this host ==\n";
   int run_code;
-  RunReport rep = RunAndReport(*in, checks, &run_code);
+  RunReport rep = RunAndReport(session, *in, checks, &run_code);
   std::cout << RenderTextReport(f, rep);
   return std::max(code, run_code == kExitFail ? kExitFail : kExitOk);
 }
@@ -167,12 +146,16 @@ int RunExplain(const CliFlags& f, const std::string& prog) {
 int RunSupportReport(const CliFlags& f, const std::string& prog) {
   absl::StatusOr<std::vector<const Check*>> checks = SelectChecks(f.checks, f.skip);
   if (!checks.ok()) return UsageError(prog, checks.status());
-  absl::StatusOr<RunInputs> in = LoadRunInputs(f);
+  if (f.format == "junit")
+    return UsageError(prog, absl::InvalidArgumentError("report: --format is text or json"));
+  Session session;
+  // The bundle records every fact (its profile has the rulesets too).
+  absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), NeedsOf(*checks) | kNeedsRulesets);
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
   int run_code;
-  RunReport rep = RunAndReport(*in, *checks, &run_code);
+  RunReport rep = RunAndReport(session, *in, *checks, &run_code);
   std::ostringstream explained;
   int explain_code = kExitOk;
   if (!f.rest.empty()) {
@@ -181,78 +164,26 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
     explain_code = RunExplainCommand(args, std::cin, explained, std::cerr);
     if (explain_code == kExitUsage) return kExitUsage;
   }
-  std::string text;
-  if (f.format == "json") {
-    nlohmann::ordered_json j;
-    j["schema"] = "rdmacheck.report/1";
-    j["tool_version"] = kToolVersion;
-    j["profile"] = WriteProfile(in->view);
-    j["run"] = nlohmann::ordered_json::parse(RenderJson(rep));
-    j["explain"] = f.rest.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json::parse(explained.str());
-    text = j.dump(2) + "\n";
-  } else if (f.format == "junit") {
-    return UsageError(prog, absl::InvalidArgumentError("report: --format is text or json"));
-  } else {
-    text = absl::StrCat("==== rdmacheck report ", kToolVersion, " ====\n\n==== profile ====\n",
-                        WriteProfile(in->view), "\n==== checks ====\n", RenderTextReport(f, rep));
-    if (!f.rest.empty()) absl::StrAppend(&text, "\n==== explain ====\n", explained.str());
-  }
+  const std::string text = RenderSupportBundle(
+      in->view, rep, f.format == "json" ? "" : RenderTextReport(f, rep),
+      f.rest.empty() ? std::nullopt : std::optional<std::string>(explained.str()),
+      f.format == "json" ? SupportFormat::kJson : SupportFormat::kText);
   if (!Emit(f, prog, text)) return kExitUsage;
   return (run_code == kExitFail || explain_code == 1) ? kExitFail : kExitOk;
 }
 
 }  // namespace
 
-absl::StatusOr<RunInputs> LoadRunInputs(const CliFlags& f, bool read_rulesets) {
-  RunInputs in;
-  if (f.profile) {
-    absl::StatusOr<DeviceView> v = ReadProfileFile(*f.profile);
-    if (!v.ok()) return v.status();
-    in.view = *std::move(v);
-  } else {
-    GatherOptions g;
-    g.read_rulesets = read_rulesets;
-    absl::StatusOr<DeviceView> v = GatherLive(g);
-    if (!v.ok()) return v.status();
-    in.view = *std::move(v);
-    in.view.provenance.push_back(absl::StrCat(
-        "captured by rdmacheck ", kToolVersion, " on ", in.view.host.hostname.value_or("?"),
-        ", kernel ", in.view.host.kernel.value_or("?"), ", ",
-        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone())));
-  }
-  if (f.plan) {
-    absl::StatusOr<Plan> p = ReadPlanFile(*f.plan);
-    if (!p.ok()) return p.status();
-    in.plan = *std::move(p);
-  } else {
-    in.plan = DefaultPlan();
-  }
-  in.options.device = f.device;
-  in.options.port = f.port;
-  in.options.gid_index = f.gid_index;
-  in.options.check_deadline_s = f.check_deadline_s;
-  in.options.probe_deadline_s = f.probe_deadline_s;
-  return in;
-}
-
-std::unique_ptr<Device> DeviceFor(const DeviceView& view, const DeviceInfo& dev) {
-  if (view.live()) {
-    absl::StatusOr<std::unique_ptr<LiveDevice>> live = LiveDevice::Open(dev.name, MakeDriverModel(dev));
-    if (live.ok()) return *std::move(live);
-    return nullptr;
-  }
-  return MakeDriverModel(dev);
-}
-
-int ExitCodeFor(const std::vector<Result>& results) {
-  bool any_fail = false, all_skip = !results.empty();
-  for (const Result& r : results) {
-    any_fail = any_fail || r.verdict == Verdict::kFail;
-    all_skip = all_skip && r.verdict == Verdict::kSkip;
-  }
-  if (any_fail) return kExitFail;
-  if (all_skip) return kExitNothingRan;
-  return kExitOk;
+InputSources SourcesFrom(const CliFlags& f) {
+  InputSources src;
+  src.profile = f.profile;
+  src.plan = f.plan;
+  src.options.device = f.device;
+  src.options.port = f.port;
+  src.options.gid_index = f.gid_index;
+  src.options.check_deadline_s = f.check_deadline_s;
+  src.options.probe_deadline_s = f.probe_deadline_s;
+  return src;
 }
 
 int RdmacheckMain(int argc, char** argv, const char* only_check) {
@@ -283,9 +214,9 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     return RunServeCommand(
         f.rest, std::cout, std::cerr,
         [](const std::optional<std::string>& profile) -> absl::StatusOr<DeviceView> {
-          CliFlags lf;
-          lf.profile = profile;
-          absl::StatusOr<RunInputs> in = LoadRunInputs(lf, /*read_rulesets=*/false);
+          InputSources src;
+          src.profile = profile;
+          absl::StatusOr<RunInputs> in = LoadRunInputs(src, /*needs=*/0);
           if (!in.ok()) return in.status();
           return std::move(in->view);
         },
@@ -295,14 +226,17 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     DiagEnv env{
         [](const std::optional<std::string>& profile,
            const std::optional<std::string>& plan) -> absl::StatusOr<DiagInputs> {
-          CliFlags lf;
-          lf.profile = profile;
-          lf.plan = plan;
-          absl::StatusOr<RunInputs> in = LoadRunInputs(lf, /*read_rulesets=*/false);
+          InputSources src;
+          src.profile = profile;
+          src.plan = plan;
+          absl::StatusOr<RunInputs> in = LoadRunInputs(src, /*needs=*/0);
           if (!in.ok()) return in.status();
           return DiagInputs{std::move(in->view), std::move(in->plan)};
         },
-        [](const DeviceView& v, const DeviceInfo& d) { return DeviceFor(v, d); }};
+        [](const DeviceView& v, const DeviceInfo& d) -> std::unique_ptr<Device> {
+          absl::StatusOr<std::unique_ptr<Device>> dev = DeviceFor(v, d);
+          return dev.ok() ? *std::move(dev) : nullptr;
+        }};
     return RunDiagCommand(f.rest, std::cout, std::cerr, env);
   }
 
@@ -310,9 +244,8 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
       only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);
   if (!checks.ok()) return UsageError(prog, checks.status());
 
-  bool need_rulesets = false;
-  for (const Check* c : *checks) need_rulesets = need_rulesets || c->id() == "firewall-4791";
-  absl::StatusOr<RunInputs> in = LoadRunInputs(f, need_rulesets);
+  Session session;  // before gathering: the devices it opens stay open for the checks
+  absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), NeedsOf(*checks));
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
@@ -336,11 +269,12 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     run.insert(run.end(), checks->begin(), checks->end());
     const DeviceView& view = in->view;
     PeerClient* client = &*peer;
-    rep = RunAndReport(*in, run, &code, [&view, client](const DeviceInfo& d) -> std::unique_ptr<Device> {
-      std::unique_ptr<Device> inner = DeviceFor(view, d);
-      if (!inner) return nullptr;
-      return std::make_unique<PeerDevice>(std::move(inner), client);
-    });
+    rep = RunAndReport(session, *in, run, &code,
+                       [&view, client](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
+                         absl::StatusOr<std::unique_ptr<Device>> inner = DeviceFor(view, d);
+                         if (!inner.ok()) return inner.status();
+                         return std::unique_ptr<Device>(std::make_unique<PeerDevice>(*std::move(inner), client));
+                       });
     std::vector<std::string> ours;
     for (const Result& r : rep.results) ours.push_back(absl::StrCat(VerdictName(r.verdict), " ", r.id, " ", r.title));
     absl::StatusOr<std::vector<std::string>> theirs = peer->ExchangeVerdicts(ours);
@@ -351,7 +285,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
         for (const std::string& l : *theirs) r.notes.push_back(absl::StrCat("far end ", peer->host(), ": ", l));
     }
   } else {
-    rep = RunAndReport(*in, *checks, &code);
+    rep = RunAndReport(session, *in, *checks, &code);
   }
   std::string text;
   if (f.format == "json") {

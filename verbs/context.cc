@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -48,7 +50,55 @@ std::string NoSuchDeviceMessage(absl::string_view name,
                       found.empty() ? "none" : absl::StrJoin(found, ", "), ")");
 }
 
+namespace {
+
+struct CacheState {
+  std::mutex mu;
+  int depth = 0;
+  std::map<std::string, std::shared_ptr<ibv_context>, std::less<>> open;
+};
+
+CacheState& Cache() {
+  static CacheState* state = new CacheState;  // never destroyed: used at exit
+  return *state;
+}
+
+}  // namespace
+
+ContextCache::ContextCache() {
+  std::lock_guard<std::mutex> lock(Cache().mu);
+  ++Cache().depth;
+}
+
+ContextCache::~ContextCache() {
+  std::map<std::string, std::shared_ptr<ibv_context>, std::less<>> closing;
+  {
+    std::lock_guard<std::mutex> lock(Cache().mu);
+    if (--Cache().depth == 0) closing.swap(Cache().open);
+  }
+  // `closing` goes out of scope here, outside the lock: ibv_close_device.
+}
+
 absl::StatusOr<Context> Context::Open(absl::string_view name) {
+  CacheState& cache = Cache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    if (cache.depth > 0) {
+      auto it = cache.open.find(name);
+      if (it != cache.open.end()) return Context(std::string(name), it->second);
+    }
+  }
+  absl::StatusOr<Context> opened = OpenUncached(name);
+  if (!opened.ok()) return opened;
+  std::lock_guard<std::mutex> lock(cache.mu);
+  if (cache.depth > 0) {
+    auto [it, inserted] = cache.open.emplace(std::string(name), opened->ctx_);
+    if (!inserted) return Context(std::string(name), it->second);  // another thread won
+  }
+  return opened;
+}
+
+absl::StatusOr<Context> Context::OpenUncached(absl::string_view name) {
   absl::StatusOr<DeviceList> list = DeviceList::Get();
   if (!list.ok()) return list.status();
   ibv_device* dev = list->Find(name);

@@ -57,8 +57,12 @@ class DeviceList {
 class Context {
  public:
   // NotFound "no RDMA device named X (found: a, b)" when absent; the
-  // ibv_open_device errno otherwise.
+  // ibv_open_device errno otherwise. While a ContextCache lives, a device it
+  // has opened is not opened again: the Context shares that ibv_context.
   static absl::StatusOr<Context> Open(absl::string_view name);
+  // Always a context of its own: for a caller that consumes the context's
+  // async events (another holder's events would be mixed into its stream).
+  static absl::StatusOr<Context> OpenUncached(absl::string_view name);
 
   Context(Context&&) = default;
   Context& operator=(Context&&) = default;
@@ -80,6 +84,23 @@ class Context {
       : name_(std::move(name)), ctx_(std::move(ctx)) {}
   std::string name_;
   std::shared_ptr<ibv_context> ctx_;
+};
+
+// One run's opened devices. ibv_open_device costs a few ms (much more under
+// emulation) and each check and probe used to open the device again. While
+// an instance lives, Context::Open returns the context it opened first; each
+// Context still holds its own reference, so the device is closed when the
+// last holder, cache or Context, lets go. Instances nest: only the outermost
+// one caches. Thread-safe.
+//
+//   verbs::ContextCache cache;   // for the run
+//   ... every Context::Open("rxe0") below opens rxe0 once ...
+class ContextCache {
+ public:
+  ContextCache();
+  ~ContextCache();
+  ContextCache(const ContextCache&) = delete;
+  ContextCache& operator=(const ContextCache&) = delete;
 };
 
 // "no RDMA device named X (found: a, b)" / "(found: none)": shared with

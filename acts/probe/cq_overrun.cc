@@ -130,7 +130,8 @@ absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
   // The buffer outlives its registration (declared before the MR).
   std::vector<uint8_t> buf(8192, 0);
 
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(req.device));
+  // A context of its own: the probe reads and acks its async events.
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::OpenUncached(req.device));
   RDMACHECK_ASSIGN_OR_RETURN(PortGid pg, ResolvePortGid(ctx, req.sysfs_root, req.device, req.port, req.gid_index));
   const ibv_port_attr& pa = pg.attr;
   const GidEntry& gid = pg.gid;

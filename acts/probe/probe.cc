@@ -24,13 +24,20 @@
 #include "verbs/rc_connect.h"
 #include "verbs/resources.h"
 #include "util/clock.h"
+#include "util/stop_flag.h"
 
 namespace rdmacheck {
 namespace {
 
-std::atomic<bool> g_interrupted{false};
+// Probes wait on the process's stop flag; a SIGINT also marks itself, so
+// the guard knows to pass it on.
+std::atomic<bool>& g_interrupted = StopFlag();
+std::atomic<bool> g_sigint{false};
 
-extern "C" void OnSigint(int) { g_interrupted.store(true); }
+extern "C" void OnSigint(int) {
+  g_sigint.store(true);
+  g_interrupted.store(true);
+}
 
 // One end of the connection. Members in creation order, so they are
 // destroyed QP -> CQ -> MR -> PD -> context (each also holds what it needs).
@@ -91,7 +98,7 @@ const std::atomic<bool>& ProbeInterruptFlag() { return g_interrupted; }
 SigintGuard::SigintGuard() {
   struct sigaction cur {};
   if (sigaction(SIGINT, nullptr, &cur) != 0 || cur.sa_handler == SIG_IGN) return;
-  g_interrupted.store(false);
+  g_sigint.store(false);
   struct sigaction sa {};
   sa.sa_handler = OnSigint;
   sigemptyset(&sa.sa_mask);
@@ -101,7 +108,7 @@ SigintGuard::SigintGuard() {
 SigintGuard::~SigintGuard() {
   if (!installed_) return;
   sigaction(SIGINT, &old_, nullptr);
-  if (g_interrupted.load()) raise(SIGINT);  // default action: exit status 130
+  if (g_sigint.load()) raise(SIGINT);  // default action: exit status 130
 }
 
 absl::Status ValidateProbeRequest(const ProbeRequest& req) {

@@ -35,7 +35,8 @@ absl::Status ValidateProbeRequest(const ProbeRequest& req);
 // fails is not an error: it is in the result.
 absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req);
 
-// The flag the SIGINT handler raises while a probe runs.
+// The flag probes stop on: util/stop_flag.h, raised by the SIGINT handler
+// while a probe runs and by the check runner at a check's deadline.
 const std::atomic<bool>& ProbeInterruptFlag();
 
 // Installs the SIGINT handler for its lifetime (unless SIGINT is ignored);

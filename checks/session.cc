@@ -1,0 +1,100 @@
+#include "checks/session.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "acts/driver_model.h"
+#include "acts/live_device.h"
+#include "checks/runner.h"
+#include "facts/gather.h"
+#include "facts/profile.h"
+#include "plan/plan_parser.h"
+#include "util/clock.h"
+
+namespace rdmacheck {
+
+unsigned NeedsOf(const std::vector<const Check*>& checks) {
+  unsigned needs = 0;
+  for (const Check* c : checks) needs |= c->needs();
+  return needs;
+}
+
+absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs) {
+  RunInputs in;
+  if (src.profile) {
+    absl::StatusOr<DeviceView> v = ReadProfileFile(*src.profile);
+    if (!v.ok()) return v.status();
+    in.view = *std::move(v);
+  } else {
+    GatherOptions g;
+    g.read_rulesets = (needs & kNeedsRulesets) != 0;
+    absl::StatusOr<DeviceView> v = GatherLive(g);
+    if (!v.ok()) return v.status();
+    in.view = *std::move(v);
+    in.view.provenance.push_back(absl::StrCat(
+        "captured by rdmacheck ", kToolVersion, " on ", in.view.host.hostname.value_or("?"), ", kernel ",
+        in.view.host.kernel.value_or("?"), ", ",
+        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone())));
+  }
+  if (src.plan) {
+    absl::StatusOr<Plan> p = ReadPlanFile(*src.plan);
+    if (!p.ok()) return p.status();
+    in.plan = *std::move(p);
+  } else {
+    in.plan = DefaultPlan();
+  }
+  in.options = src.options;
+  return in;
+}
+
+absl::StatusOr<std::unique_ptr<Device>> DeviceFor(const DeviceView& view, const DeviceInfo& dev) {
+  if (!view.live()) return MakeDriverModel(dev);
+  absl::StatusOr<std::unique_ptr<LiveDevice>> live = LiveDevice::Open(dev.name, MakeDriverModel(dev));
+  if (!live.ok()) return live.status();
+  return std::unique_ptr<Device>(*std::move(live));
+}
+
+int ExitCodeFor(const std::vector<Result>& results) {
+  bool any_fail = false, all_skip = !results.empty();
+  for (const Result& r : results) {
+    any_fail = any_fail || r.verdict == Verdict::kFail;
+    all_skip = all_skip && r.verdict == Verdict::kSkip;
+  }
+  if (any_fail) return kExitFail;
+  if (all_skip) return kExitNothingRan;
+  return kExitOk;
+}
+
+RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started, double seconds) {
+  RunReport rep;
+  rep.host = in.view.host.hostname.value_or("");
+  rep.kernel = in.view.host.kernel.value_or("");
+  rep.source = in.view.source;
+  rep.plan = in.plan.path;
+  rep.started_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", started, absl::UTCTimeZone());
+  rep.seconds = seconds;
+  for (const DeviceInfo& d : in.view.devices) {
+    rep.devices.push_back({d.name, d.driver.value_or(""), d.fw_ver.value_or(""), d.node_guid.value_or("")});
+  }
+  rep.results = std::move(results);
+  return rep;
+}
+
+RunReport Session::Run(const RunInputs& in, const std::vector<const Check*>& checks,
+                       DeviceFactory device_for) const {
+  const absl::Time started = absl::Now();
+  const double t0 = MonotonicSeconds();
+  if (!device_for) {
+    // A copy of the view: the runner may hand the factory to a check's
+    // thread that outlives this call.
+    auto view = std::make_shared<const DeviceView>(in.view);
+    device_for = [view](const DeviceInfo& d) { return DeviceFor(*view, d); };
+  }
+  CheckContext ctx{in.view, in.plan, in.options, device_for};
+  std::vector<Result> results = RunChecks(checks, ctx);
+  return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0);
+}
+
+}  // namespace rdmacheck

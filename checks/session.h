@@ -1,0 +1,82 @@
+// Session: one run of the checklist, from its inputs to its report. Loads
+// the view (gathered live, or a recorded profile) and the plan, gathering
+// only the facts the selected checks need; gives each check the Device to
+// act on (its driver model on a profile; live, the real device, each opened
+// once per run); runs the checks and makes the RunReport the renderers print.
+//
+//   InputSources src;                      // live, default plan
+//   absl::StatusOr<RunInputs> in = LoadRunInputs(src, NeedsOf(checks));
+//   Session session;                       // devices opened once, for the run
+//   RunReport rep = session.Run(*in, checks);
+//   return ExitCodeFor(rep.results);
+#ifndef RDMACHECK_CHECKS_SESSION_H_
+#define RDMACHECK_CHECKS_SESSION_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "checks/check.h"
+#include "checks/run_report.h"
+#include "facts/device_view.h"
+#include "plan/plan.h"
+#include "verbs/context.h"
+
+namespace rdmacheck {
+
+// Exit codes (README "Exit status").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitNothingRan = 3;
+
+// Where a run's facts come from.
+struct InputSources {
+  std::optional<std::string> profile;  // a recorded profile; live when unset
+  std::optional<std::string> plan;     // the deployment plan; DefaultPlan() when unset
+  Options options;
+};
+
+// What a run is made of: the view (live or profile), the plan, the options.
+struct RunInputs {
+  DeviceView view;
+  Plan plan;
+  Options options;
+};
+
+// The union of what `checks` need (CheckNeeds bits).
+unsigned NeedsOf(const std::vector<const Check*>& checks);
+
+// Errors name the file (and line): exit code 2. `needs` decides what a live
+// gather reads beyond the basics (kNeedsRulesets: the firewall rulesets).
+absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs);
+
+// The Device a check acts through: the real one when the view is live (the
+// open failure when it cannot be opened: "ibv_open_device(dev=rxe0):
+// Permission denied"), the driver model of its profile otherwise.
+absl::StatusOr<std::unique_ptr<Device>> DeviceFor(const DeviceView& view, const DeviceInfo& dev);
+
+// Exit code for a finished run: 1 if any FAIL, 3 if every check SKIPped.
+int ExitCodeFor(const std::vector<Result>& results);
+
+// The report's header facts (host, kernel, devices) from the inputs.
+RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started, double seconds);
+
+// One run. While it lives, every device the run opens (gathering, checks,
+// probes) is opened once (verbs::ContextCache) and closed when it ends.
+class Session {
+ public:
+  // Runs `checks` and makes the report. `device_for` replaces DeviceFor
+  // (peer mode routes probes across the link).
+  RunReport Run(const RunInputs& in, const std::vector<const Check*>& checks,
+                DeviceFactory device_for = nullptr) const;
+
+ private:
+  verbs::ContextCache contexts_;
+};
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CHECKS_SESSION_H_

@@ -1,0 +1,98 @@
+#include "checks/session.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "checks/registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::StatusIs;
+using ::testing::HasSubstr;
+
+TEST(Session, NeedsOfTheSelection) {
+  EXPECT_EQ(NeedsOf({FindCheck("device-present"), FindCheck("port-active")}), 0u);
+  EXPECT_EQ(NeedsOf({FindCheck("firewall-4791")}), static_cast<unsigned>(kNeedsRulesets));
+  EXPECT_EQ(NeedsOf({FindCheck("firewall-4791"), FindCheck("hung-qp")}),
+            static_cast<unsigned>(kNeedsRulesets | kNeedsDevice));
+  EXPECT_NE(NeedsOf(AllChecks()) & kNeedsRulesets, 0u);
+}
+
+TEST(Session, LoadsProfileAndPlan) {
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  src.plan = "fixtures/plans/config_a.plan";
+  src.options.device = "rxe0";
+  absl::StatusOr<RunInputs> in = LoadRunInputs(src, 0);
+  ASSERT_TRUE(in.ok()) << in.status();
+  EXPECT_FALSE(in->view.live());
+  EXPECT_EQ(in->plan.path, "fixtures/plans/config_a.plan");
+  EXPECT_EQ(in->options.device, "rxe0");
+}
+
+TEST(Session, BadPlanNamesFileAndLine) {
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  src.plan = "fixtures/plans/bad_typo.plan";
+  EXPECT_THAT(LoadRunInputs(src, 0).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("fixtures/plans/bad_typo.plan:")));
+}
+
+TEST(Session, ProfileGetsTheDriverModel) {
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  absl::StatusOr<RunInputs> in = LoadRunInputs(src, 0);
+  ASSERT_TRUE(in.ok()) << in.status();
+  absl::StatusOr<std::unique_ptr<Device>> dev = DeviceFor(in->view, in->view.devices.at(0));
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_THAT((*dev)->Describe(), HasSubstr("rxe model"));
+}
+
+// Live, a device that cannot be opened says why (this machine has none named
+// so): the reason reaches the check instead of a bare "could not open".
+TEST(Session, LiveOpenFailureIsTheReason) {
+  DeviceView live;
+  live.source = "live";
+  DeviceInfo d;
+  d.name = "rdmacheck_no_such_dev0";
+  live.devices.push_back(d);
+  ASSERT_TRUE(live.live());
+  EXPECT_THAT(DeviceFor(live, d).status(),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no RDMA device named rdmacheck_no_such_dev0")));
+  CheckContext ctx{live, DefaultPlan(), Options{}, [&](const DeviceInfo& x) { return DeviceFor(live, x); }};
+  EXPECT_THAT(ctx.OpenDevice(d).status(), StatusIs(absl::StatusCode::kNotFound, HasSubstr("rdmacheck_no_such_dev0")));
+}
+
+TEST(Session, RunMakesTheReport) {
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  src.plan = "fixtures/plans/config_a.plan";
+  absl::StatusOr<RunInputs> in = LoadRunInputs(src, 0);
+  ASSERT_TRUE(in.ok()) << in.status();
+  Session session;
+  RunReport rep = session.Run(*in, {FindCheck("device-present"), FindCheck("device-limits")});
+  ASSERT_EQ(rep.results.size(), 2u);
+  EXPECT_EQ(rep.results[0].id, "device-present");
+  EXPECT_EQ(rep.results[0].verdict, Verdict::kPass);
+  EXPECT_EQ(rep.plan, "fixtures/plans/config_a.plan");
+  ASSERT_EQ(rep.devices.size(), 2u);  // rxe0 and its peer rxe1
+  EXPECT_EQ(rep.devices[0].name, "rxe0");
+  EXPECT_EQ(ExitCodeFor(rep.results), ExitCodeFor({rep.results[0], rep.results[1]}));
+}
+
+TEST(Session, ExitCodes) {
+  Result pass, fail, skip;
+  fail.verdict = Verdict::kFail;
+  skip.verdict = Verdict::kSkip;
+  EXPECT_EQ(ExitCodeFor({pass, skip}), kExitOk);
+  EXPECT_EQ(ExitCodeFor({pass, fail}), kExitFail);
+  EXPECT_EQ(ExitCodeFor({skip, skip}), kExitNothingRan);
+}
+
+}  // namespace
+}  // namespace rdmacheck
