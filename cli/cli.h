@@ -12,17 +12,12 @@
 
 #include "absl/status/statusor.h"
 #include "checks/check.h"
+#include "cli/exit_codes.h"  // kExitOk ... kExitNothingRan
 #include "cli/flags.h"
 #include "facts/device_view.h"
 #include "plan/plan.h"
 
 namespace rdmacheck {
-
-// Exit codes (README "Exit status").
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFail = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitNothingRan = 3;
 
 // only_check: when non-null, the program runs that one check (per-check
 // binaries); --checks/--skip are then refused.
