@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "checks/registry.h"
 #include "checks/runner.h"
+#include "cli/command_line.h"
 #include "acts/driver_model.h"
 #include "facts/gather.h"
 #include "acts/live_device.h"
@@ -34,7 +35,7 @@ namespace rdmacheck {
 namespace {
 
 int UsageError(const std::string& prog, const absl::Status& s) {
-  std::cerr << prog << ": " << s.message() << "\nTry '" << prog << " --help'.\n";
+  std::cerr << UsageErrorLine(prog, s.message());
   return kExitUsage;
 }
 
