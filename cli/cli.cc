@@ -15,6 +15,7 @@
 #include "checks/registry.h"
 #include "checks/runner.h"
 #include "cli/command_line.h"
+#include "cli/watch_flags.h"
 #include "acts/driver_model.h"
 #include "facts/gather.h"
 #include "acts/live_device.h"
@@ -29,7 +30,6 @@
 #include "report/junit.h"
 #include "checks/run_report.h"
 #include "report/text.h"
-#include "tools/watch/watch.h"
 
 namespace rdmacheck {
 namespace {
@@ -279,7 +279,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "capture") return RunCapture(f, prog);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
-  if (f.command == "watch") return RunWatchCommand(f.rest, std::cout, std::cerr);
+  if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
   if (f.command == "serve") {
     return RunServeCommand(
         f.rest, std::cout, std::cerr,
