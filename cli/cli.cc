@@ -15,6 +15,7 @@
 #include "checks/registry.h"
 #include "checks/runner.h"
 #include "cli/command_line.h"
+#include "cli/serve_flags.h"
 #include "cli/watch_flags.h"
 #include "acts/driver_model.h"
 #include "facts/gather.h"
@@ -281,7 +282,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
   if (f.command == "serve") {
-    return RunServeCommand(
+    return RunServeCli(
         f.rest, std::cout, std::cerr,
         [](const std::optional<std::string>& profile) -> absl::StatusOr<DeviceView> {
           CliFlags lf;
