@@ -15,6 +15,7 @@
 #include "checks/registry.h"
 #include "checks/runner.h"
 #include "cli/command_line.h"
+#include "cli/explain_flags.h"
 #include "cli/serve_flags.h"
 #include "cli/watch_flags.h"
 #include "acts/driver_model.h"
@@ -128,23 +129,11 @@ std::string RenderTextReport(const CliFlags& f, const RunReport& rep) {
 // `explain [--live] ...`: --live then runs, on this host, the checks that
 // confirm the findings.
 int RunExplain(const CliFlags& f, const std::string& prog) {
-  std::vector<std::string> args;
-  bool live = false;
-  for (const std::string& a : f.rest) {
-    if (a == "--live") {
-      live = true;
-    } else {
-      args.push_back(a);
-    }
-  }
-  if (!live) return RunExplainCommand(args, std::cin, std::cout, std::cerr);
-  for (const std::string& a : args)
-    if (absl::StartsWith(a, "--format") && a != "--format=text")
-      return UsageError(prog, absl::InvalidArgumentError(
-                                  "explain --live prints text; for one JSON with findings and "
-                                  "check results use `rdmacheck report --format=json LOG...`"));
+  ExplainFlags ef;
+  if (std::optional<int> code = ParseExplainFlags(f.rest, &ef, std::cout, std::cerr)) return *code;
+  if (!ef.live) return RunExplainCommand(ef.options, std::cin, std::cout, std::cerr);
   std::vector<std::string> ids;
-  int code = RunExplainCommand(args, std::cin, std::cout, std::cerr, &ids);
+  int code = RunExplainCommand(ef.options, std::cin, std::cout, std::cerr, &ids);
   if (code == kExitUsage) return code;
   std::vector<const Check*> checks;
   for (const std::string& id : ids)
@@ -178,9 +167,10 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
   std::ostringstream explained;
   int explain_code = kExitOk;
   if (!f.rest.empty()) {
-    std::vector<std::string> args = {f.format == "json" ? "--format=json" : "--format=text"};
-    args.insert(args.end(), f.rest.begin(), f.rest.end());
-    explain_code = RunExplainCommand(args, std::cin, explained, std::cerr);
+    ExplainCommandOptions eo;
+    eo.format = f.format == "json" ? "json" : "text";
+    eo.files = f.rest;
+    explain_code = RunExplainCommand(eo, std::cin, explained, std::cerr);
     if (explain_code == kExitUsage) return kExitUsage;
   }
   std::string text;
