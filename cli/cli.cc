@@ -15,6 +15,7 @@
 #include "checks/registry.h"
 #include "checks/runner.h"
 #include "cli/command_line.h"
+#include "cli/diag_flags.h"
 #include "cli/explain_flags.h"
 #include "cli/serve_flags.h"
 #include "cli/watch_flags.h"
@@ -295,7 +296,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
           return DiagInputs{std::move(in->view), std::move(in->plan)};
         },
         [](const DeviceView& v, const DeviceInfo& d) { return DeviceFor(v, d); }};
-    return RunDiagCommand(f.rest, std::cout, std::cerr, env);
+    return RunDiagCli(f.rest, std::cout, std::cerr, env);
   }
 
   absl::StatusOr<std::vector<const Check*>> checks =

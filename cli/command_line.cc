@@ -153,10 +153,15 @@ CommandLine& CommandLine::Int(const std::string& names, std::optional<int>* dst,
 
 CommandLine& CommandLine::Uint32(const std::string& names, std::optional<uint32_t>* dst,
                                  const std::string& value_name, const std::string& help) {
-  return Value(names, value_name, help, "a whole number from 0 to 4294967295", [dst](const std::string& v) {
+  return Uint32(names, [dst](uint32_t v) { *dst = v; }, value_name, help);
+}
+
+CommandLine& CommandLine::Uint32(const std::string& names, std::function<void(uint32_t)> store,
+                                 const std::string& value_name, const std::string& help) {
+  return Value(names, value_name, help, "a whole number from 0 to 4294967295", [store](const std::string& v) {
     std::optional<uint64_t> n = ParseUnsigned(v);
     if (!n || *n > UINT32_MAX) return false;
-    *dst = static_cast<uint32_t>(*n);
+    store(static_cast<uint32_t>(*n));
     return true;
   });
 }

@@ -73,6 +73,8 @@ class CommandLine {
                    const std::string& help);
   CommandLine& Uint32(const std::string& names, std::optional<uint32_t>* dst,
                       const std::string& value_name, const std::string& help);
+  CommandLine& Uint32(const std::string& names, std::function<void(uint32_t)> store,
+                      const std::string& value_name, const std::string& help);
   CommandLine& Seconds(const std::string& names, double* dst, SecondsRange range,
                        const std::string& help);
   // A flag without a value (--once).
