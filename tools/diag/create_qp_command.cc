@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "acts/create_qp.h"
+#include "tools/diag/create_qp_output.h"
 
 namespace rdmacheck {
 namespace {
