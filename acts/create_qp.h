@@ -34,6 +34,8 @@ namespace rdmacheck {
 
 // The five fields of struct ibv_qp_cap, in the order drivers check them.
 enum class QpField { kMaxSendWr, kMaxSendSge, kMaxRecvWr, kMaxRecvSge, kMaxInlineData };
+inline constexpr QpField kAllQpFields[] = {QpField::kMaxSendWr, QpField::kMaxSendSge, QpField::kMaxRecvWr,
+                                          QpField::kMaxRecvSge, QpField::kMaxInlineData};
 absl::string_view QpFieldName(QpField f);  // "max_send_wr", ...
 uint32_t GetField(const QpCaps& c, QpField f);
 void SetField(QpCaps& c, QpField f, uint32_t v);
@@ -109,10 +111,6 @@ absl::StatusOr<CreateQpDiagnosis> DiagnoseCreateQp(Device& dev, const DeviceInfo
 // (rxe: 1024 -> 1023, granted 1023). nullopt when no value >= 1 is granted
 // within `asked`. O(log asked) creates.
 std::optional<uint32_t> LargestExactRequest(Device& dev, const QpRequest& req, QpField field);
-
-// Human text and JSON (schema in docs/diag-create-qp.md) of a diagnosis.
-std::string FormatDiagnosisText(const CreateQpDiagnosis& d);
-std::string FormatDiagnosisJson(const CreateQpDiagnosis& d);
 
 }  // namespace rdmacheck
 

@@ -19,18 +19,13 @@
 
 #include "absl/status/statusor.h"
 #include "checks/check.h"
+#include "checks/exit_codes.h"
 #include "checks/run_report.h"
 #include "facts/device_view.h"
 #include "plan/plan.h"
 #include "verbs/context.h"
 
 namespace rdmacheck {
-
-// Exit codes (README "Exit status").
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFail = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitNothingRan = 3;
 
 // Where a run's facts come from.
 struct InputSources {

@@ -10,6 +10,7 @@ pkgs=(
   libabsl-dev libre2-dev
   libgtest-dev libgmock-dev
   nlohmann-json3-dev       # JSON output (header-only)
+  libcli11-dev             # CLI11, the flag parser under cli/command_line (header-only)
   libtinyxml2-dev          # tests parse JUnit XML
   python3                  # coverage stand-ins, benchmarks
   python3-yaml             # ci/container's examples_test parses the YAML examples

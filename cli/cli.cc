@@ -14,6 +14,11 @@
 #include "absl/time/time.h"
 #include "checks/registry.h"
 #include "checks/runner.h"
+#include "cli/command_line.h"
+#include "cli/diag_flags.h"
+#include "cli/explain_flags.h"
+#include "cli/serve_flags.h"
+#include "cli/watch_flags.h"
 #include "report/support_bundle.h"
 #include "acts/driver_model.h"
 #include "facts/gather.h"
@@ -29,13 +34,12 @@
 #include "report/junit.h"
 #include "checks/run_report.h"
 #include "report/text.h"
-#include "tools/watch/watch.h"
 
 namespace rdmacheck {
 namespace {
 
 int UsageError(const std::string& prog, const absl::Status& s) {
-  std::cerr << prog << ": " << s.message() << "\nTry '" << prog << " --help'.\n";
+  std::cerr << UsageErrorLine(prog, s.message());
   return kExitUsage;
 }
 
@@ -105,23 +109,11 @@ std::string RenderTextReport(const CliFlags& f, const RunReport& rep) {
 // `explain [--live] ...`: --live then runs, on this host, the checks that
 // confirm the findings.
 int RunExplain(const CliFlags& f, const std::string& prog) {
-  std::vector<std::string> args;
-  bool live = false;
-  for (const std::string& a : f.rest) {
-    if (a == "--live") {
-      live = true;
-    } else {
-      args.push_back(a);
-    }
-  }
-  if (!live) return RunExplainCommand(args, std::cin, std::cout, std::cerr);
-  for (const std::string& a : args)
-    if (absl::StartsWith(a, "--format") && a != "--format=text")
-      return UsageError(prog, absl::InvalidArgumentError(
-                                  "explain --live prints text; for one JSON with findings and "
-                                  "check results use `rdmacheck report --format=json LOG...`"));
+  ExplainFlags ef;
+  if (std::optional<int> code = ParseExplainFlags(f.rest, &ef, std::cout, std::cerr)) return *code;
+  if (!ef.live) return RunExplainCommand(ef.options, std::cin, std::cout, std::cerr);
   std::vector<std::string> ids;
-  int code = RunExplainCommand(args, std::cin, std::cout, std::cerr, &ids);
+  int code = RunExplainCommand(ef.options, std::cin, std::cout, std::cerr, &ids);
   if (code == kExitUsage) return code;
   std::vector<const Check*> checks;
   for (const std::string& id : ids)
@@ -159,9 +151,10 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
   std::ostringstream explained;
   int explain_code = kExitOk;
   if (!f.rest.empty()) {
-    std::vector<std::string> args = {f.format == "json" ? "--format=json" : "--format=text"};
-    args.insert(args.end(), f.rest.begin(), f.rest.end());
-    explain_code = RunExplainCommand(args, std::cin, explained, std::cerr);
+    ExplainCommandOptions eo;
+    eo.format = f.format == "json" ? "json" : "text";
+    eo.files = f.rest;
+    explain_code = RunExplainCommand(eo, std::cin, explained, std::cerr);
     if (explain_code == kExitUsage) return kExitUsage;
   }
   const std::string text = RenderSupportBundle(
@@ -209,9 +202,9 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "capture") return RunCapture(f, prog);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
-  if (f.command == "watch") return RunWatchCommand(f.rest, std::cout, std::cerr);
+  if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
   if (f.command == "serve") {
-    return RunServeCommand(
+    return RunServeCli(
         f.rest, std::cout, std::cerr,
         [](const std::optional<std::string>& profile) -> absl::StatusOr<DeviceView> {
           InputSources src;
@@ -237,7 +230,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
           absl::StatusOr<std::unique_ptr<Device>> dev = DeviceFor(v, d);
           return dev.ok() ? *std::move(dev) : nullptr;
         }};
-    return RunDiagCommand(f.rest, std::cout, std::cerr, env);
+    return RunDiagCli(f.rest, std::cout, std::cerr, env);
   }
 
   absl::StatusOr<std::vector<const Check*>> checks =

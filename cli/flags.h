@@ -1,6 +1,9 @@
-// Command-line flags of `rdmacheck`, in the conventions of ibv_devinfo and
-// perftest (-d/--ib-dev, -i/--ib-port, -x/--gid-index). Parsing only: no
-// decisions, no I/O.
+// Command-line flags of `rdmacheck` (a run, capture, list, report), in the
+// conventions of ibv_devinfo and perftest (-d/--ib-dev, -i/--ib-port,
+// -x/--gid-index), on the one parser (cli/command_line.h). Parsing only: no
+// decisions, no I/O. explain, diag, watch and serve keep their words in
+// `rest`; their flags are in cli/explain_flags.h, diag_flags.h,
+// watch_flags.h and serve_flags.h.
 //
 //   absl::StatusOr<CliFlags> f = ParseFlags({"-d", "rxe0", "--format=json"});
 #ifndef RDMACHECK_CLI_FLAGS_H_
@@ -38,7 +41,9 @@ struct CliFlags {
   std::vector<std::string> rest;
 };
 
-// args excludes argv[0]. InvalidArgument names the flag and what it takes.
+// args excludes argv[0]. InvalidArgument names the flag as typed and what it
+// takes ("-i: '0' is not a whole number from 1 to 255"); print it with
+// UsageErrorLine.
 absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args);
 
 // The --help text.

@@ -49,7 +49,7 @@ TEST(Flags, BadInputNamesTheFlag) {
       {{"--format=xml"}, "--format: 'xml' is not one of text, json, junit"},
       {{"-d"}, "-d: needs a value"},
       {{"--plan="}, "--plan: empty value"},
-      {{"--frobnicate"}, "unknown flag '--frobnicate'"},
+      {{"--frobnicate"}, "unknown flag --frobnicate"},
       {{"stray"}, "unexpected argument 'stray'"},
       {{"--check-deadline", "0"}, "--check-deadline: '0' is not a number of seconds"},
       {{"--probe-deadline", "-1"}, "--probe-deadline: '-1' is not a number of seconds in (0, 600]"},
@@ -59,6 +59,23 @@ TEST(Flags, BadInputNamesTheFlag) {
     SCOPED_TRACE(r.says);
     EXPECT_THAT(ParseFlags(r.args), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(r.says)));
   }
+}
+
+TEST(Flags, HelpAndVersion) {
+  ASSERT_OK_AND_ASSIGN(CliFlags h, ParseFlags({"-d", "rxe0", "--help"}));
+  EXPECT_TRUE(h.help);
+  ASSERT_OK_AND_ASSIGN(CliFlags v, ParseFlags({"--version"}));
+  EXPECT_TRUE(v.version);
+  EXPECT_FALSE(v.help);
+}
+
+TEST(Flags, ReportTakesLogsAndTheOthersNone) {
+  ASSERT_OK_AND_ASSIGN(CliFlags r, ParseFlags({"report", "--format", "json", "a.log", "b.log"}));
+  EXPECT_EQ(r.command, "report");
+  EXPECT_EQ(r.format, "json");
+  EXPECT_THAT(r.rest, ElementsAre("a.log", "b.log"));
+  EXPECT_THAT(ParseFlags({"capture", "a.log"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unexpected argument 'a.log'")));
 }
 
 TEST(Flags, ProbeDeadline) {

@@ -1,7 +1,8 @@
 // `rdmacheck diag create-qp`: the EINVAL bisector (acts/create_qp.h) on the
-// command line. Takes the QP attributes as flags or from a plan class, tries
-// the create on the real device (live) or on the profile's driver model, and
-// prints the granted caps or the diagnosis.
+// command line. Takes the QP attributes (parsed from flags by
+// cli/diag_flags.h) or a plan class, tries the create on the real device
+// (live) or on the profile's driver model, and prints the granted caps or
+// the diagnosis.
 //
 // The CLI owns how a run's inputs are loaded (cli/cli.h LoadRunInputs,
 // DeviceFor); this library must not depend on //cli (cli_lib depends on
@@ -10,13 +11,17 @@
 //   DiagEnv env{[](const std::optional<std::string>& profile,
 //                  const std::optional<std::string>& plan) -> absl::StatusOr<DiagInputs> {...},
 //               [](const DeviceView& v, const DeviceInfo& d) { return DeviceFor(v, d); }};
-//   int rc = RunDiagCommand({"create-qp", "-d", "rxe0", "--max-send-sge", "64"},
-//                           std::cout, std::cerr, env);
-//   // rc: 0 the create succeeds, 1 it fails (diagnosis printed), 2 bad usage
+//   CreateQpCommandOptions o;
+//   o.device = "rxe0";
+//   o.caps[QpField::kMaxSendSge] = 64;
+//   int rc = RunCreateQpCommand(o, std::cout, std::cerr, env);
+//   // rc: 0 the create succeeds, 1 it fails (diagnosis printed), 2 bad input
 #ifndef RDMACHECK_TOOLS_DIAG_CREATE_QP_COMMAND_H_
 #define RDMACHECK_TOOLS_DIAG_CREATE_QP_COMMAND_H_
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -24,6 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "acts/create_qp.h"
 #include "acts/device.h"
 #include "facts/device_view.h"
 #include "plan/plan.h"
@@ -45,11 +51,22 @@ struct DiagEnv {
   std::function<std::unique_ptr<Device>(const DeviceView&, const DeviceInfo&)> device_for;
 };
 
-// args: the words after "diag" ("create-qp", flags...). Usage in DiagUsage().
-int RunDiagCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                   const DiagEnv& env);
+struct CreateQpCommandOptions {
+  std::optional<std::string> device;    // default: the plan's, else the first
+  std::optional<std::string> profile;   // default: this host, live
+  std::optional<std::string> plan;      // default: DefaultPlan()
+  std::optional<std::string> qp_class;  // of the plan; needed when it has several
+  std::optional<QpType> type;
+  std::map<QpField, uint32_t> caps;     // given ones; the rest from the class
+  std::optional<uint32_t> cqe;          // the CQ the QP completes into
+  bool srq = false;
+  std::string format = "text";          // or "json"
+};
 
-const char* DiagUsage();
+// Exit 0 the create succeeds, 1 it fails (diagnosis printed), 2 bad input:
+// an unreadable profile or plan, no such device or QP class.
+int RunCreateQpCommand(const CreateQpCommandOptions& options, std::ostream& out, std::ostream& err,
+                       const DiagEnv& env);
 
 }  // namespace rdmacheck
 

@@ -46,25 +46,37 @@ struct CmdRun {
   int rc;
   std::string out, err;
 };
-CmdRun Diag(const std::vector<std::string>& args) {
+CmdRun CreateQp(const CreateQpCommandOptions& o) {
   std::ostringstream out, err;
-  int rc = RunDiagCommand(args, out, err, FixtureEnv());
+  int rc = RunCreateQpCommand(o, out, err, FixtureEnv());
   return {rc, out.str(), err.str()};
 }
 
-TEST(RunDiagCommand, ExitCodesAndOutput) {
-  const std::string old = "fixtures/profiles/rxe_old_kernel.profile";
-  CmdRun r = Diag({"create-qp", "--profile", old, "-d", "rxe0", "--max-send-wr", "65536",
-                "--max-send-sge", "16"});
+const std::string kOld = "fixtures/profiles/rxe_old_kernel.profile";
+const std::string k9000 = "fixtures/profiles/rxe_mtu9000.profile";
+
+TEST(RunCreateQpCommand, ExitCodesAndOutput) {
+  CreateQpCommandOptions o;
+  o.profile = kOld;
+  o.device = "rxe0";
+  o.caps = {{QpField::kMaxSendWr, 65536}, {QpField::kMaxSendSge, 16}};
+  CmdRun r = CreateQp(o);
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("with max_send_sge=16 the largest accepted max_send_wr is 16384"));
 
-  r = Diag({"create-qp", "--profile", old, "--max-send-wr=1000"});
+  CreateQpCommandOptions small;
+  small.profile = kOld;
+  small.caps = {{QpField::kMaxSendWr, 1000}};
+  r = CreateQp(small);
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("granted: max_send_wr=1023"));
 
-  r = Diag({"create-qp", "--profile", old, "--plan", "fixtures/plans/incident_einval.plan",
-            "--class", "client", "--format", "json"});
+  CreateQpCommandOptions cls;
+  cls.profile = kOld;
+  cls.plan = "fixtures/plans/incident_einval.plan";
+  cls.qp_class = "client";
+  cls.format = "json";
+  r = CreateQp(cls);
   EXPECT_EQ(r.rc, 1) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], false);
@@ -73,28 +85,25 @@ TEST(RunDiagCommand, ExitCodesAndOutput) {
   EXPECT_THAT(j["relations"].dump(), HasSubstr("65792 entries is itself refused"));
 }
 
-TEST(RunDiagCommand, BadUsageIsTwo) {
-  const std::string p = "fixtures/profiles/rxe_mtu9000.profile";
-  const std::vector<std::vector<std::string>> bad = {
-      {},
-      {"nonsense"},
-      {"create-qp", "--profile", p, "--max-send-wr", "lots"},
-      {"create-qp", "--profile", p, "--type", "XRC"},
-      {"create-qp", "--profile", p, "--class", "x"},
-      {"create-qp", "--profile", p, "-d", "mlx5_9"},
-      {"create-qp", "--profile", p, "--plan", "fixtures/plans/config_a.plan", "--class", "nope"},
-      {"create-qp", "--profile", p, "--bogus", "1"},
-      {"create-qp", "--profile", "fixtures/profiles/no_device.profile"},
-  };
-  for (const auto& args : bad) {
-    CmdRun r = Diag(args);
-    EXPECT_EQ(r.rc, 2) << ::testing::PrintToString(args);
-    EXPECT_THAT(r.err, HasSubstr("rdmacheck diag")) << ::testing::PrintToString(args);
+TEST(RunCreateQpCommand, BadInputIsTwo) {
+  CreateQpCommandOptions no_dev;
+  no_dev.profile = k9000;
+  no_dev.device = "mlx5_9";
+  CreateQpCommandOptions no_class;
+  no_class.profile = k9000;
+  no_class.plan = "fixtures/plans/config_a.plan";
+  no_class.qp_class = "nope";
+  CreateQpCommandOptions empty;
+  empty.profile = "fixtures/profiles/no_device.profile";
+  CreateQpCommandOptions missing;
+  missing.profile = "/nonexistent/x.profile";
+  for (const CreateQpCommandOptions& o : {no_dev, no_class, empty, missing}) {
+    CmdRun r = CreateQp(o);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("rdmacheck diag create-qp: "));
   }
-  EXPECT_THAT(Diag({"create-qp", "--profile", p, "-d", "mlx5_9"}).err, HasSubstr("found: rxe0"));
-  EXPECT_THAT(Diag({"create-qp", "--profile", p, "--plan", "fixtures/plans/config_a.plan",
-                    "--class", "nope"}).err,
-              HasSubstr("classes: gw"));
+  EXPECT_THAT(CreateQp(no_dev).err, HasSubstr("found: rxe0"));
+  EXPECT_THAT(CreateQp(no_class).err, HasSubstr("classes: gw"));
 }
 
 }  // namespace

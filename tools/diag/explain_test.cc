@@ -190,7 +190,10 @@ TEST_F(ExplainTest, TextOutput) {
 TEST(ExplainCommand, ExitCodesAndJson) {
   std::istringstream in("noise\nCouldn't listen to port 18516\nnoise\n");
   std::ostringstream out, err;
-  EXPECT_EQ(RunExplainCommand({"--format=json", "-"}, in, out, err), 1);
+  ExplainCommandOptions json;
+  json.format = "json";
+  json.files = {"-"};
+  EXPECT_EQ(RunExplainCommand(json, in, out, err), 1);
   EXPECT_EQ(err.str(), "");
   nlohmann::json doc = nlohmann::json::parse(out.str());
   EXPECT_EQ(doc["schema"], "rdmacheck.explain/1");
@@ -207,34 +210,37 @@ TEST(ExplainCommand, ExitCodesAndJson) {
 
   std::istringstream clean("all good\n");
   std::ostringstream out2, err2;
-  EXPECT_EQ(RunExplainCommand({}, clean, out2, err2), 0);
+  EXPECT_EQ(RunExplainCommand(ExplainCommandOptions(), clean, out2, err2), 0);
   EXPECT_THAT(out2.str(), HasSubstr("explain: 0 findings"));
 }
 
 TEST(ExplainCommand, JsonSurvivesInvalidUtf8) {
   std::istringstream in("\xff\xfe IB device mlx5_0 not found \xc3\n");
   std::ostringstream out, err;
-  EXPECT_EQ(RunExplainCommand({"--format", "json"}, in, out, err), 1);
+  ExplainCommandOptions json;
+  json.format = "json";
+  EXPECT_EQ(RunExplainCommand(json, in, out, err), 1);
   nlohmann::json doc = nlohmann::json::parse(out.str());
   EXPECT_EQ(doc["findings"][0]["captures"]["dev"], "mlx5_0");
 }
 
-TEST(ExplainCommand, BadUsageAndInput) {
+TEST(ExplainCommand, UnreadableInputIsTwo) {
   struct Case {
-    std::vector<std::string> args;
+    std::vector<std::string> files;
+    std::string rules;
     std::string message;
   };
   const Case kCases[] = {
-      {{"--format=xml"}, "--format must be text or json, got 'xml'"},
-      {{"--bogus"}, "unknown option '--bogus'"},
-      {{"--rules"}, "--rules needs a file name"},
-      {{"/nonexistent/x.log"}, "cannot open '/nonexistent/x.log'"},
-      {{"--rules", "/nonexistent/r.txt"}, "cannot open rule file '/nonexistent/r.txt'"},
+      {{"/nonexistent/x.log"}, "", "cannot open '/nonexistent/x.log'"},
+      {{}, "/nonexistent/r.txt", "cannot open rule file '/nonexistent/r.txt'"},
   };
   for (const Case& c : kCases) {
     std::istringstream in("");
     std::ostringstream out, err;
-    EXPECT_EQ(RunExplainCommand(c.args, in, out, err), 2) << c.message;
+    ExplainCommandOptions o;
+    o.files = c.files;
+    o.rules_path = c.rules;
+    EXPECT_EQ(RunExplainCommand(o, in, out, err), 2) << c.message;
     EXPECT_THAT(err.str(), HasSubstr(c.message));
   }
 }
@@ -249,7 +255,9 @@ TEST(ExplainCommand, RulesOverride) {
   }
   std::istringstream in("frobnicate 7\nCouldn't listen to port 1\n");
   std::ostringstream out, err;
-  EXPECT_EQ(RunExplainCommand({"--rules=" + path}, in, out, err), 1) << err.str();
+  ExplainCommandOptions custom;
+  custom.rules_path = path;
+  EXPECT_EQ(RunExplainCommand(custom, in, out, err), 1) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("[FINDING] custom-thing  x1  -:1"));
   EXPECT_THAT(out.str(), HasSubstr("    unfrob 7\n"));
   EXPECT_THAT(out.str(), Not(HasSubstr("perftest-port-in-use")));
@@ -261,7 +269,9 @@ TEST(ExplainCommand, RulesOverride) {
   }
   std::istringstream in2("");
   std::ostringstream out2, err2;
-  EXPECT_EQ(RunExplainCommand({"--rules", bad}, in2, out2, err2), 2);
+  ExplainCommandOptions broken;
+  broken.rules_path = bad;
+  EXPECT_EQ(RunExplainCommand(broken, in2, out2, err2), 2);
   EXPECT_THAT(err2.str(), HasSubstr(bad + ":1: rule 'b': missing field 'diagnosis'"));
 }
 

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -185,76 +184,25 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
   }
 }
 
-int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream& err,
                     const std::function<absl::StatusOr<DeviceView>(const std::optional<std::string>& profile)>& gather,
                     const std::string& tool_version) {
-  std::string device, bind;
-  std::optional<std::string> profile;
-  int port = kDefaultPeerPort;
-  bool once = false;
-  double wait_s = 0, client_s = 120;
-  auto usage = [&](const std::string& m) {
-    err << "rdmacheck serve: " << m
-        << "\nUsage: rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S] "
-           "[--client-deadline S] [--profile FILE]\n";
-    return 2;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string name = args[i], value;
-    bool has = false;
-    if (size_t eq = name.find('='); eq != std::string::npos && name.rfind("--", 0) == 0) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has = true;
-    }
-    if (name == "--once") {
-      once = true;
-      continue;
-    }
-    if (name == "-h" || name == "--help") {
-      out << "rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S] [--client-deadline S]\n"
-             "                [--profile FILE]\n"
-             "  The far end of `rdmacheck --peer HOST[:P]` (docs/peer-mode.md). Default port "
-          << kDefaultPeerPort
-          << ";\n  --once serves one client and exits (waiting at most --wait, default 300 s);\n"
-             "  without it, clients one at a time until Ctrl-C. Each client gets --client-deadline\n"
-             "  seconds in all (default 120).\n";
-      return 0;
-    }
-    if (!has) {
-      if (i + 1 >= args.size()) return usage(absl::StrCat(name, ": needs a value"));
-      value = args[++i];
-    }
-    double d;
-    if (name == "-d" || name == "--ib-dev") {
-      device = value;
-    } else if (name == "--port") {
-      if (!absl::SimpleAtoi(value, &port) || port < 1 || port > 65535)
-        return usage(absl::StrCat("--port: '", value, "' is not 1..65535"));
-    } else if (name == "--bind") {
-      bind = value;
-    } else if (name == "--profile") {
-      profile = value;
-    } else if (name == "--wait" || name == "--client-deadline") {
-      if (!absl::SimpleAtod(value, &d) || !(d > 0 && d <= 86400))
-        return usage(absl::StrCat(name, ": '", value, "' is not a number of seconds in (0, 86400]"));
-      (name == "--wait" ? wait_s : client_s) = d;
-    } else {
-      return usage(absl::StrCat("unknown argument '", args[i], "'"));
-    }
-  }
+  const std::string& bind = options.bind;
+  const bool once = options.once;
+  const double client_s = options.client_deadline_s;
+  double wait_s = options.wait_s;
   if (once && wait_s == 0) wait_s = 300;
-  absl::StatusOr<DeviceView> view = gather(profile);
+  absl::StatusOr<DeviceView> view = gather(options.profile);
   if (!view.ok()) {
     err << "rdmacheck serve: " << view.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<DeviceView> served = OnlyDevice(*view, device);
+  absl::StatusOr<DeviceView> served = OnlyDevice(*view, options.device);
   if (!served.ok()) {
     err << "rdmacheck serve: " << served.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<PeerListener> l = PeerListener::Listen(bind, port);
+  absl::StatusOr<PeerListener> l = PeerListener::Listen(bind, options.port);
   if (!l.ok()) {
     err << "rdmacheck serve: " << l.status().message() << "\n";
     return 2;

@@ -92,12 +92,22 @@ class PeerDevice : public Device {
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log);
 
-// `rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S]
-// [--client-deadline S] [--profile FILE]`. `gather` reads this host's view,
-// or the profile given (peer-match then works; the probes need the device).
-// Exit 0 when every client was served, 1 when one failed, 2 bad usage,
-// 3 no client came within --wait (with --once).
-int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+// What `rdmacheck serve` is asked to do (its flags: cli/serve_flags.h).
+struct ServeOptions {
+  std::string device;                  // "": the first device with an ACTIVE port
+  std::string bind;                    // "": every address
+  int port = kDefaultPeerPort;
+  bool once = false;                   // one client, then exit
+  double wait_s = 0;                   // for a client; 0: 300 s with once, else forever
+  double client_deadline_s = 120;      // each client's whole session
+  std::optional<std::string> profile;  // serve this profile's view (peer-match only)
+};
+
+// `rdmacheck serve`. `gather` reads this host's view, or the profile given
+// (peer-match then works; the probes need the device). Exit 0 when every
+// client was served, 1 when one failed, 2 bad input (no device, cannot
+// listen), 3 no client came within the wait (with once).
+int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream& err,
                     const std::function<absl::StatusOr<DeviceView>(const std::optional<std::string>& profile)>& gather,
                     const std::string& tool_version);
 

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <tuple>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -232,51 +231,11 @@ QpSampler RdmaToolSampler(double deadline_s) {
   };
 }
 
-int RunWatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                    QpSampler sampler, std::function<bool(double)> sleep_s) {
-  double interval = 1;
-  int count = 3;
-  std::string format = "text", device;
-  auto usage = [&](const std::string& msg) {
-    err << "rdmacheck watch: " << msg
-        << "\nUsage: rdmacheck watch [--interval SECONDS] [--count N] [--format text|json] [-d DEV]\n";
-    return 2;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string name = args[i], value;
-    bool inline_value = false;
-    if (size_t eq = name.find('='); eq != std::string::npos && name.rfind("--", 0) == 0) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inline_value = true;
-    }
-    if (name == "-h" || name == "--help") {
-      out << "rdmacheck watch [--interval SECONDS] [--count N] [--format text|json] [-d DEV]\n"
-             "  Samples every QP on this host (rdma -j -d res show qp) COUNT times (default 3,\n"
-             "  0: until Ctrl-C) INTERVAL seconds apart (default 1) and flags QPs in error or\n"
-             "  not progressing. Exit 0 none flagged, 1 some flagged, 3 no dump.\n";
-      return 0;
-    }
-    if (name != "--interval" && name != "--count" && name != "--format" && name != "-d" && name != "--ib-dev")
-      return usage(absl::StrCat("unknown argument '", args[i], "'"));
-    if (!inline_value) {
-      if (i + 1 >= args.size()) return usage(absl::StrCat(name, ": needs a value"));
-      value = args[++i];
-    }
-    if (name == "--interval") {
-      if (!absl::SimpleAtod(value, &interval) || !(interval >= 0.05 && interval <= 3600))
-        return usage(absl::StrCat("--interval: '", value, "' is not a number of seconds in [0.05, 3600]"));
-    } else if (name == "--count") {
-      if (!absl::SimpleAtoi(value, &count) || count < 0 || count > 100000)
-        return usage(absl::StrCat("--count: '", value, "' is not a whole number from 0 to 100000"));
-    } else if (name == "--format") {
-      if (value != "text" && value != "json") return usage(absl::StrCat("--format: '", value, "' is not text or json"));
-      format = value;
-    } else {
-      if (value.empty()) return usage("-d: empty value");
-      device = value;
-    }
-  }
+int RunWatchCommand(const WatchOptions& options, std::ostream& out, std::ostream& err, QpSampler sampler,
+                    std::function<bool(double)> sleep_s) {
+  const double interval = options.interval_s;
+  const int count = options.count;
+  const std::string& device = options.device;
   if (!sampler) sampler = RdmaToolSampler();
   // Ctrl-C ends the sampling; the report covers the samples taken.
   struct sigaction old {};
@@ -306,7 +265,7 @@ int RunWatchCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (samples.empty()) return code == 0 ? 3 : code;
   WatchReport rep = EvaluateSamples(samples, interval);
   if (code == 3) rep.notes.push_back("sampling stopped early: the dump failed (see stderr)");
-  out << (format == "json" ? RenderWatchJson(rep) : RenderWatchText(rep));
+  out << (options.format == "json" ? RenderWatchJson(rep) : RenderWatchText(rep));
   if (code != 0) return code;
   return rep.flagged > 0 ? 1 : 0;
 }

@@ -8,7 +8,7 @@
 //   std::cout << RenderWatchText(rep);                   // or RenderWatchJson
 //   return rep.flagged > 0 ? 1 : 0;
 //
-//   int code = RunWatchCommand({"--count", "2"}, std::cout, std::cerr);
+//   int code = RunWatchCommand(WatchOptions{.count = 2}, std::cout, std::cerr);
 #ifndef RDMACHECK_TOOLS_WATCH_WATCH_H_
 #define RDMACHECK_TOOLS_WATCH_WATCH_H_
 
@@ -66,14 +66,19 @@ std::string RenderWatchJson(const WatchReport& rep);  // schema "rdmacheck.watch
 using QpSampler = std::function<absl::StatusOr<std::vector<QpRecord>>()>;
 QpSampler RdmaToolSampler(double deadline_s = 5);
 
-// `rdmacheck watch [--interval S] [--count N] [--format text|json]
-// [-d DEV]`. Exit 0 nothing flagged, 1 something flagged, 2 bad usage,
-// 3 the dump could not be read. --count 0 samples until Ctrl-C (the report
-// covers the samples taken). `sleep_s` and `sampler` default to the real
+// What `rdmacheck watch` is asked to do (its flags: cli/watch_flags.h).
+struct WatchOptions {
+  double interval_s = 1;       // between samples
+  int count = 3;               // samples; 0: until Ctrl-C (the report covers the samples taken)
+  std::string format = "text"; // or "json"
+  std::string device;          // only this device's QPs; "": all
+};
+
+// `rdmacheck watch`. Exit 0 nothing flagged, 1 something flagged, 3 the
+// dump could not be read. `sleep_s` and `sampler` default to the real
 // ones; tests pass fakes.
-int RunWatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                    QpSampler sampler = nullptr,
-                    std::function<bool(double)> sleep_s = nullptr);
+int RunWatchCommand(const WatchOptions& options, std::ostream& out, std::ostream& err,
+                    QpSampler sampler = nullptr, std::function<bool(double)> sleep_s = nullptr);
 
 }  // namespace rdmacheck
 
