@@ -53,8 +53,8 @@ struct Case {
 
 TEST(DiagnoseCreateQp, NamesTheCulpritOnEachModel) {
   const Case cases[] = {
-      // Seed 000 section 1: 65536 x 16 on rxe with max_qp_wr 16384.
-      {"seed 000 incident", "rxe_old_kernel.profile", QpType::kRc,
+      // The EINVAL incident: 65536 x 16 on rxe with max_qp_wr 16384.
+      {"EINVAL incident", "rxe_old_kernel.profile", QpType::kRc,
        {.max_send_wr = 65536, .max_recv_wr = 256, .max_send_sge = 16, .max_recv_sge = 1},
        QpField::kMaxSendWr, 16384,
        "max_send_wr=65536 is over this device's max_qp_wr 16384; with max_send_sge=16 the "
@@ -161,7 +161,7 @@ TEST(DiagnoseCreateQp, SuccessReportsGrantedAndTheCqRelation) {
   DeviceView v = Profile("rxe_mtu9000.profile");
   std::unique_ptr<Device> dev = MakeDriverModel(v.devices[0]);
   DiagnoseOptions o;
-  o.cqe = 3000;  // seed 000 section 6.1: a CQ of 3000 under 2048 + 2048
+  o.cqe = 3000;  // the CQ incident: a CQ of 3000 under 2048 + 2048
   absl::StatusOr<CreateQpDiagnosis> d = DiagnoseCreateQp(
       *dev, v.devices[0],
       {QpType::kRc, {.max_send_wr = 2048, .max_recv_wr = 2048, .max_send_sge = 4, .max_recv_sge = 1}},

@@ -1,4 +1,4 @@
-// Dispatch by driver name, the shared helpers, and seed 000's generic model.
+// Dispatch by driver name, the shared helpers, and the generic model.
 #include "acts/driver_model.h"
 
 #include <cstdio>
@@ -86,10 +86,11 @@ using model_internal::Exceeds;
 using model_internal::Limit;
 using model_internal::ProfileLimit;
 
-// Seed 000 section 2.1 / 4.1: WQE = base + SGEs x descriptor.
-constexpr uint64_t kSeedWqeBase = 64;
-constexpr uint64_t kSeedSgeBytes = 16;
-constexpr uint64_t kSeedCqeBytes = 64;
+// The rule of thumb of docs/plan-format.md ("The resource model"): WQE = base
+// + SGEs x 16 B data segment, base at the top of the usual 32-64 B.
+constexpr uint64_t kGenericWqeBase = 64;
+constexpr uint64_t kGenericSgeBytes = 16;
+constexpr uint64_t kGenericCqeBytes = 64;
 
 class GenericModel : public Device {
  public:
@@ -103,9 +104,9 @@ class GenericModel : public Device {
   std::string Describe() const override {
     return absl::StrCat(
         "generic model for ", name_,
-        " (seed 000 assumptions: grants exactly what is asked; WQE = 64 B + "
-        "16 B per SGE, no rounding; CQE 64 B; driver context = queue buffers "
-        "again; limits: ",
+        " (assumptions, see docs/driver-models.md: grants exactly what is "
+        "asked; WQE = 64 B + 16 B per SGE, no rounding; CQE 64 B; driver "
+        "context = queue buffers again; limits: ",
         DescribeLimit("max_qp_wr", max_qp_wr_), ", ",
         DescribeLimit("max_sge", max_sge_), ", ",
         DescribeLimit("max_cqe", max_cqe_), ", ",
@@ -140,18 +141,19 @@ class GenericModel : public Device {
 
   QueueMemory QpMemory(const QpRequest& req, const QpCaps& g) const override {
     QueueMemory m;
-    const uint64_t swqe = kSeedWqeBase + kSeedSgeBytes * g.max_send_sge;
+    const uint64_t swqe = kGenericWqeBase + kGenericSgeBytes * g.max_send_sge;
     m.sq_bytes = uint64_t{g.max_send_wr} * swqe;
     uint64_t rwqe = 0;
     if (!req.with_srq) {
-      rwqe = kSeedWqeBase + kSeedSgeBytes * g.max_recv_sge;
+      rwqe = kGenericWqeBase + kGenericSgeBytes * g.max_recv_sge;
       m.rq_bytes = uint64_t{g.max_recv_wr} * rwqe;
     }
     m.context_bytes = m.sq_bytes + m.rq_bytes;
     m.basis = absl::StrFormat(
-        "generic model (seed 000 assumption, not a driver fact): send queue "
-        "%u x (64 + 16 x %u) = %u B; receive queue %s; driver context "
-        "estimated as the queue buffers again (seed: total 2-3x the queues)",
+        "generic model (assumption, not a driver fact: docs/driver-models.md): "
+        "send queue %u x (64 + 16 x %u) = %u B; receive queue %s; driver "
+        "context estimated as the queue buffers again (rule of thumb: total "
+        "2-3x the queues)",
         g.max_send_wr, g.max_send_sge, m.sq_bytes,
         req.with_srq ? std::string("none (SRQ)")
                      : absl::StrFormat("%u x (64 + 16 x %u) = %u B",
@@ -161,7 +163,7 @@ class GenericModel : public Device {
   }
 
   uint64_t CqMemory(uint32_t granted_cqe) const override {
-    return uint64_t{granted_cqe} * kSeedCqeBytes;
+    return uint64_t{granted_cqe} * kGenericCqeBytes;
   }
 
  private:

@@ -43,9 +43,10 @@ struct DriverModelOptions {
 std::unique_ptr<Device> MakeDriverModel(const DeviceInfo& dev,
                                         const DriverModelOptions& options = {});
 
-// Seed 000's model: grants exactly what is asked within the profile's limits;
-// WQE = 64 B + 16 B per SGE with no rounding, CQE = 64 B, driver context =
-// the queue buffers again (the seed's "two to three times" at its low end).
+// The generic model (docs/driver-models.md): grants exactly what is asked
+// within the profile's limits; WQE = 64 B + 16 B per SGE with no rounding,
+// CQE = 64 B, driver context = the queue buffers again (the low end of the
+// rule of thumb that a QP's total is two to three times its queues).
 // All of it stated as an assumption in Describe() and the basis.
 std::unique_ptr<Device> MakeGenericModel(const DeviceInfo& dev);
 

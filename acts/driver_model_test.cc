@@ -102,7 +102,7 @@ TEST(RxeModel, SendPayloadIsMaxOfSgesAndInline) {
     uint32_t sge, inl, want_sge, want_inl;
   } rows[] = {
       {1, 0, 1, 16},     // 1 x 16 B: the SGE list doubles as 16 B of inline
-      {8, 0, 8, 128},    // seed 000's 8 SGEs: 128 B of inline for free
+      {8, 0, 8, 128},    // configuration B's 8 SGEs: 128 B of inline for free
       {2, 100, 6, 100},  // inline 100 B wins: 100 / 16 = 6 SGEs fit
       {0, 0, 0, 0},
       {0, 512, 32, 512},  // the 6.1 inline limit: room for 32 SGEs
@@ -229,11 +229,12 @@ TEST(RxeModel, Cq) {
   EXPECT_EQ(m->CqMemory(127), 20480u);
 }
 
-// ---- generic (seed 000) -----------------------------------------------------
+// ---- generic -----------------------------------------------------------------
 
-TEST(GenericModel, SeedWorkedExample) {
-  // Seed 000 section 4.1: max_send_wr=4096, max_send_sge=8, max_recv_wr=4096,
-  // max_recv_sge=1 -> send 4096 x 192 = 768 KiB, receive 4096 x 80 = 320 KiB.
+TEST(GenericModel, WorkedExample) {
+  // docs/driver-models.md, generic: max_send_wr=4096, max_send_sge=8,
+  // max_recv_wr=4096, max_recv_sge=1 -> send 4096 x 192 = 768 KiB, receive
+  // 4096 x 80 = 320 KiB.
   auto m = MakeGenericModel(Dev("x0", "siw", {}));
   QpRequest r = Req(QpType::kRc, 4096, 4096, 8, 1, 0);
   ASSERT_OK_AND_ASSIGN(QpCaps g, m->CreateQp(r));
@@ -242,7 +243,7 @@ TEST(GenericModel, SeedWorkedExample) {
   EXPECT_EQ(mem.sq_bytes, 786432u);
   EXPECT_EQ(mem.rq_bytes, 327680u);
   EXPECT_EQ(mem.context_bytes, 786432u + 327680u);
-  EXPECT_THAT(mem.basis, HasSubstr("seed 000 assumption"));
+  EXPECT_THAT(mem.basis, HasSubstr("generic model (assumption, not a driver fact"));
   EXPECT_EQ(m->CqMemory(1000), 64000u);
   EXPECT_THAT(m->Describe(), HasSubstr("max_qp_wr not in profile: not checked"));
 }

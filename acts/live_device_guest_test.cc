@@ -49,7 +49,7 @@ TEST_F(LiveGuestTest, CreateQpReturnsGrantedCaps) {
   EXPECT_GE(got.max_send_wr, 100u);
   EXPECT_GE(got.max_recv_wr, 100u);
   if (name_.rfind("rxe", 0) == 0) {
-    // rxe: roundup_pow_of_two(n + 1) - 1 (notes/rdma-facts.md).
+    // rxe: roundup_pow_of_two(n + 1) - 1 (kernel rxe_queue.c).
     EXPECT_EQ(got.max_send_wr, 127u);
     EXPECT_EQ(got.max_recv_wr, 127u);
   }

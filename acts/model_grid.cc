@@ -112,7 +112,7 @@ std::vector<QpRequest> MakeQpGrid(const GridLimits& lim) {
     g.Add(t, 16, 0, 1, 1, 0);
     g.Add(t, W + 1, W + 1, S + 1, S + 1, L + 1);
     g.Add(t, 1, 1, S + 1, S + 1, 0);
-    g.Add(t, 4096, 4096, 8, 1, 0);  // seed 000's worked example
+    g.Add(t, 4096, 4096, 8, 1, 0);  // the generic model's worked example
     g.Add(t, 255, 1023, 4, 1, 0);   // already 2^k - 1: granted as asked
   }
   return g.Take();

@@ -142,7 +142,7 @@ void Granted(const CheckContext& ctx, const DeviceInfo& info, Device& dev, const
                         HumanBytes(mem.total() * q.count)),
            Verdict::kWarn);
   r.Note(absl::StrCat(prefix, ": size CQs and buffer pools from the granted depths, not the "
-                      "requested ones (seed 000 4.2)"));
+                      "requested ones (docs/checks/cap-readback.md)"));
   r.Remedy(absl::StrCat("rdmacheck diag create-qp -d ", info.name,
                         ctx.plan.is_default ? std::string()
                                             : absl::StrCat(" --plan ", ctx.plan.path,

@@ -28,7 +28,7 @@ Result RunModel(const std::string& profile, const std::string& plan) {
   return RunModel(FixtureProfile(profile), FixturePlan(plan));
 }
 
-// Configuration A (seed 000 5.1) on rxe: 256 WRs need 257 slots, rounded to
+// Configuration A (the storage gateway) on rxe: 256 WRs need 257 slots, rounded to
 // 512; rxe reports 511 (rxe_queue.c). The fit is 255 (256 slots).
 TEST(CapReadback, ConfigAOnRxeWarnsWithTheExactRequest) {
   Result r = RunModel("rxe_mtu9000.profile", "config_a.plan");
@@ -79,7 +79,7 @@ TEST(CapReadback, RxeDepthVariants) {
   }
 }
 
-// Seed 000 section 1 on rxe of an older kernel: FAIL with the bisector.
+// The EINVAL incident on rxe of an older kernel: FAIL with the bisector.
 TEST(CapReadback, IncidentEinvalFailsWithTheBisectorsFinding) {
   Result r = RunModel("rxe_old_kernel.profile", "incident_einval.plan");
   ASSERT_EQ(r.verdict, Verdict::kFail) << AllText(r);

@@ -46,10 +46,10 @@ TEST(CqDepth, SeedConfigurationsAndIncidentOnEachModel) {
       // 64 QPs x (255 + 255) = 32640 on one CQ of 16384 -> 32767.
       {"rxe_mtu9000.profile", "config_c.plan", Verdict::kPass, "holds 32767",
        ">= 32640 completions: QPs lowlat x64 can have 64 x (255 send + 255 recv)"},
-      // Seed 000 6.1: 2048 + 2048 on a CQ of 3000. rxe: 4095 + 4095 on 4095.
+      // The CQ incident: 2048 + 2048 on a CQ of 3000. rxe: 4095 + 4095 on 4095.
       {"rxe_mtu9000.profile", "incident_cq3000.plan", Verdict::kFail, "holds 4095 completions",
        ">= 8190 completions: QPs worker x1 can have 4095 send + 4095 recv"},
-      // Generic model (qib): exactly the seed's numbers, 4096 > 3000.
+      // Generic model (qib): exactly the incident's numbers, 4096 > 3000.
       {"qib_legacy.profile", "incident_cq3000.plan", Verdict::kFail, "holds 3000 completions",
        ">= 4096 completions: QPs worker x1 can have 2048 send + 2048 recv"},
       {"qib_legacy.profile", "config_a.plan", Verdict::kPass, "holds 512", ">= 512"},

@@ -58,7 +58,8 @@ CqOverrunResult Base() {
   return r;
 }
 
-// rxe as rdma-facts.md describes it: CQ_ERR, QP to ERR, what fit is kept.
+// A driver that signals and fails the QP, as older rxe is described to: CQ_ERR,
+// QP to ERR, what fit is kept (6.1 keeps the QP in RTS: docs/checks/cq-overrun.md).
 CqOverrunResult Signalled() {
   CqOverrunResult r = Base();
   r.cq_err_seconds = 0.0031;

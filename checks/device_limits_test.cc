@@ -30,7 +30,7 @@ TEST(DeviceLimits, SeedConfigurationsAndIncidentsOnEachDevice) {
       {"rxe_mtu9000.profile", "config_b.plan", Verdict::kPass, "max_sge"},
       {"rxe_mtu9000.profile", "config_c.plan", Verdict::kPass, "max_cqe"},
       {"mlx5_cx6.profile", "config_b.plan", Verdict::kPass, "<= 32768 (max_qp_wr)"},
-      // Seed 000 section 1: 65536 WRs x 16 SGEs on a device of 16384 WRs.
+      // The EINVAL incident: 65536 WRs x 16 SGEs on a device of 16384 WRs.
       {"rxe_old_kernel.profile", "incident_einval.plan", Verdict::kFail, "<= 16384 (max_qp_wr)"},
       {"mlx4_cx3.profile", "incident_einval.plan", Verdict::kFail, "<= 16351 (max_qp_wr)"},
       // siw takes 6 SGEs; configuration B asks 8.

@@ -123,7 +123,7 @@ TEST(GidTable, DashXTakesPrecedenceOverThePlan) {
 
 TEST(GidTable, FailsOnAnEmptyIndex) {
   Options o;
-  o.gid_index = 3;  // seed 002 uses -x 2 on its VMs; here the table ends at 1
+  o.gid_index = 3;  // a ConnectX-6's IPv4 index; here the table ends at 1
   Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest.plan", o);
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("GID index 3", "empty: no GID at index 3 (entries: 0, 1)",

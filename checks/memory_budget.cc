@@ -257,7 +257,7 @@ void CheckDevice(const CheckContext& ctx, const DeviceInfo& info, Device& dev, R
                           " of ", HumanBytes(m.total), ") by at least ", HumanBytes(cut),
                           ": lower max_send_wr/max_send_sge (each QP pays for ", biggest->granted.max_send_wr,
                           " WRs x ", biggest->granted.max_send_sge, " SGE(s)), or split it into a few deep "
-                          "QPs and many of depth 256 and 4 SGEs (seed 000 6.3)"));
+                          "QPs and many of depth 256 and 4 SGEs (docs/checks/memory-budget.md)"));
     if (plan.memory_budget && m.total > *plan.memory_budget)
       r.Remedy(absl::StrCat("or, if the container/host allows it, raise memory_budget in ", plan.path,
                             " to ", HumanBytes(m.total), " or more"));

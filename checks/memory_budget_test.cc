@@ -29,10 +29,10 @@ Result RunModel(const char* profile, const char* plan) {
   return RunOnViewWithModel(MemoryBudgetCheck(), v, p, o);
 }
 
-// Seed 000 section 4.1's worked example under the generic model (qib has no
-// driver model, so it gets seed 000's formula): 4096 x (64 + 8 x 16) = 768
-// KiB send queue, 4096 x 80 = 320 KiB receive queue per QP.
-TEST(MemoryBudget, SeedWorkedExampleUnderGenericModel) {
+// The generic model's worked example (qib has no driver model, so it gets the
+// rule of thumb of docs/driver-models.md): 4096 x (64 + 8 x 16) = 768 KiB send
+// queue, 4096 x 80 = 320 KiB receive queue per QP.
+TEST(MemoryBudget, WorkedExampleUnderGenericModel) {
   Result r = RunModel("qib_legacy.profile", "config_b.plan");
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("QP class bulk x4 send queue", "768 KiB per QP",
@@ -44,7 +44,7 @@ TEST(MemoryBudget, SeedWorkedExampleUnderGenericModel) {
                                                Verdict::kPass)));
   // The formula is shown as an assumption.
   EXPECT_THAT(AllText(r), HasSubstr("4096 x (64 + 16 x 8) = 786432 B"));
-  EXPECT_THAT(AllText(r), HasSubstr("seed 000 assumption"));
+  EXPECT_THAT(AllText(r), HasSubstr("generic model (assumption, not a driver fact"));
   // 4 x (768 + 320 + 1088 context + 512 CQ) KiB = 10.5 MiB of 64 MiB.
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("plan queue memory", "10.5 MiB, 16% of the budget",
                                                Verdict::kPass)));
@@ -64,7 +64,7 @@ TEST(MemoryBudget, GenericModelIsTheSeedFormulaForEveryField) {
   EXPECT_EQ(m.total, m.queue_buffers + 4u * (4096 * 192 + 4096 * 80));
 }
 
-// Seed 000 section 6.3: 800 QPs of 4096 x 16 SGEs in a 1 GiB container, and
+// The memory incident: 800 QPs of 4096 x 16 SGEs in a 1 GiB container, and
 // its fix. Verdicts on the generic model and on the rxe model.
 TEST(MemoryBudget, IncidentMemoryFailsAndItsFixPasses) {
   struct Row {

@@ -21,8 +21,8 @@ int RxeNetdevMtuFor(int ib_mtu) { return ib_mtu + kRxeHeaderBytes; }
 
 namespace {
 
-// A port wants 4096 for bandwidth: seed 002 measured ib_write_bw 64 KiB
-// messages at 0.40 Gb/s with MTU 1024 and 1.16 Gb/s with 4096 on rxe.
+// A port wants 4096 for bandwidth: ib_write_bw of 64 KiB messages on rxe
+// moved 0.40 Gb/s at MTU 1024 and 1.16 Gb/s at 4096 (docs/checks/mtu-chain.md).
 constexpr int kBandwidthMtu = 4096;
 
 std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
@@ -103,7 +103,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p, 
       r.Remedy(absl::StrCat("or set path_mtu = ", *active, " in ", ctx.plan.path));
     } else if (*active < kBandwidthMtu) {
       r.Note(absl::StrCat("the plan pins path MTU ", want, "; a bandwidth workload gains about 3x at 4096 "
-                          "(seed 002, rxe)"));
+                          "(rxe; docs/checks/mtu-chain.md)"));
     }
     return;
   }
@@ -114,7 +114,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p, 
            absl::StrCat(*active, " bytes (max_mtu ", max_mtu, ")"), could ? Verdict::kWarn : Verdict::kPass);
   if (could) {
     r.Note(absl::StrCat("at active_mtu ", *active, " a bandwidth workload moves about a third of what it "
-                        "moves at 4096 (seed 002 measured rxe at 0.40 vs 1.16 Gb/s)"));
+                        "moves at 4096 (rxe measured at 0.40 vs 1.16 Gb/s; docs/checks/mtu-chain.md)"));
     raise_mtu(kBandwidthMtu);
   }
 }

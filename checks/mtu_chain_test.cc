@@ -17,7 +17,7 @@ using ::testing::Contains;
 using ::testing::HasSubstr;
 
 TEST(RxeActiveMtu, MapsNetdevMtuMinusHeaders) {
-  // The guest measured 1500 -> 1024 and 9000 -> 4096 (rdma-facts.md).
+  // The guest measured 1500 -> 1024 and 9000 -> 4096 (docs/guest.md).
   struct Row {
     int netdev, ib;
   } rows[] = {{1500, 1024}, {9000, 4096}, {4176, 4096}, {4175, 2048}, {2128, 2048},

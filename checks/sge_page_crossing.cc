@@ -29,13 +29,13 @@ struct Group {
 }  // namespace
 
 const std::vector<SuspectedSgeDriver>& SuspectedSgeDrivers() {
-  // Seed 000 section 6.2 describes an older NIC that silently dropped a WQE
-  // whose SGE crossed a 4 KiB page, without naming it. No driver source or
-  // public report found confirms it for any driver (notes/rdma-facts.md, "SGE
-  // crossing a page boundary"); these are the drivers of that hardware era.
+  // A field report describes an older NIC, not named, that silently dropped a
+  // WQE whose SGE crossed a 4 KiB page. No driver source or public report
+  // confirms it for any driver (docs/checks/sge-page-crossing.md); these are
+  // the drivers of that hardware era, so they only WARN.
   static const auto* table = new std::vector<SuspectedSgeDriver>{
-      {"ehca", "unverified: IBM eHCA (driver removed in Linux 4.x), of the era seed 000 section 6.2 describes; "
-               "no source or report confirms a page-crossing limit"},
+      {"ehca", "unverified: IBM eHCA (driver removed in Linux 4.x), of the era "
+               "docs/checks/sge-page-crossing.md describes; no source or report confirms a page-crossing limit"},
       {"ipath", "unverified: QLogic InfiniPath (removed), of that era; no source or report confirms it"},
       {"mthca", "unverified: Mellanox InfiniHost (pre-ConnectX), of that era; no source or report confirms it"},
       {"qib", "unverified: QLogic/Intel TrueScale, of that era; no source or report confirms it"},
@@ -164,7 +164,7 @@ Result SgePageCrossingCheck::Run(const CheckContext& ctx) const {
         b.Expect(absl::StrCat(dev->name, " driver"), "not in the table of suspected SGE page-crossing deviations",
                  absl::StrCat(s.driver, ": ", s.reason), Verdict::kWarn);
         b.Remedy("align each SGE's buffer so that it does not cross a 4 KiB page, or split it into one SGE per "
-                 "page (seed 000 section 6.2)");
+                 "page (docs/checks/sge-page-crossing.md)");
       }
     }
   }

@@ -1,7 +1,7 @@
 // sge-page-crossing: SENDs and RDMA WRITEs whose every SGE straddles a 4 KiB
 // page boundary (and a 2 MiB one where huge pages are available), from 1 SGE
 // up to the granted max_send_sge, complete within the deadline and arrive
-// byte for byte. Seed 000 section 6.2: an older NIC silently dropped a WQE
+// byte for byte. An older NIC is reported to have silently dropped a WQE
 // whose SGE crossed a 4 KiB page, so the send never completed. A stuck WR is
 // a FAIL classified as hung-qp does. An opt-in table of suspected legacy
 // drivers (each entry unverified) only WARNs. Live only.

@@ -413,7 +413,7 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
   return h;
 }
 
-// ---- Firewall and device-node facts (issue 5). ----
+// ---- Firewall and device-node facts. ----
 
 // Runs argv[0] (looked up in PATH) with stdin and stderr on /dev/null and
 // returns its stdout, or nullopt with *why set: not found, non-zero exit, or

@@ -401,7 +401,7 @@ TEST(PlanFixturesTest, ConfigC) {
   EXPECT_EQ(q.caps, Caps(128, 2, 128, 1));
   EXPECT_EQ(q.send_cq, "shared_cq");
   EXPECT_EQ(q.recv_cq, "shared_cq");
-  // The shared CQ covers every WR of every QP (seed 000 section 4.1).
+  // The shared CQ covers every WR of every QP (docs/plan-format.md, the CQ sizing rule).
   EXPECT_EQ(uint64_t{q.count} * (q.caps.max_send_wr + q.caps.max_recv_wr), p.cqs[0].cqe);
 }
 

@@ -110,14 +110,15 @@ run_gtests() {
 #   expect ID VERDICT [SUBSTRING]     check ID has VERDICT, and SUBSTRING occurs
 #                                     (any case) in its title, skip reason,
 #                                     evidence, notes or remediation
-#   xfail ISSUE ID VERDICT [SUBSTR]   the same, expected not to hold until ISSUE
-#                                     lands (XFAIL); holding anyway is XPASS
+#   xfail WHAT ID VERDICT [SUBSTR]    the same, expected not to hold until the
+#                                     work WHAT names lands (XFAIL); holding
+#                                     anyway is XPASS
 #   expect_exit CODE                  rdmacheck's exit status
 #   expect_each_pass_or_skip          every check in the report PASSes, or
 #                                     SKIPs with a reason (one result per check)
 SCENARIO_IDS=""
-# Stored as KIND ISSUE ID VERDICT SUBSTRING joined by \x1f (a substring
-# may hold spaces).
+# Stored as KIND WHAT ID VERDICT SUBSTRING joined by \x1f (WHAT and the
+# substring may hold spaces).
 US=$'\x1f'
 expect() { EXPECTS+=("expect${US}-${US}$1${US}$2${US}${3:-}"); }
 xfail() { EXPECTS+=("xfail${US}$1${US}$2${US}$3${US}${4:-}"); }
@@ -135,9 +136,9 @@ check_fields() {
 
 known_check() { grep -Eq "(^|[[:space:]])$1([[:space:]:]|$)" <<<"$SCENARIO_IDS"; }
 
-# eval_expect JSON SCN KIND ISSUE ID VERDICT SUBSTR
+# eval_expect JSON SCN KIND WHAT ID VERDICT SUBSTR
 eval_expect() {
-  local json=$1 scn=$2 kind=$3 issue=$4 id=$5 want=$6 sub=${7:-}
+  local json=$1 scn=$2 kind=$3 what=$4 id=$5 want=$6 sub=${7:-}
   local got text ok=1 why=""
   IFS=$'\t' read -r got text < <(check_fields "$json" "$id")
   if [[ "$got" != "$want" ]]; then
@@ -149,11 +150,11 @@ eval_expect() {
   if [[ "$kind" == expect ]]; then
     if ((ok)); then record PASS "$label"; else record FAIL "$label" "$why"; fi
   elif ((ok)); then
-    record XPASS "$label" "expected to fail until issue $issue: it passes now"
+    record XPASS "$label" "expected to fail until $what lands: it passes now"
   elif ! known_check "$id"; then
-    record XFAIL "$label" "check $id not in rdmacheck list yet: waits for issue $issue"
+    record XFAIL "$label" "check $id not in rdmacheck list yet: waits for $what"
   else
-    record XFAIL "$label" "waits for issue $issue: $why"
+    record XFAIL "$label" "waits for $what: $why"
   fi
 }
 
@@ -197,9 +198,10 @@ run_scenario() {
     eval "$limits"
     exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${wrap[@]}" "$RDMACHECK" "${args[@]}" --format=json
   ) >"$json" 2>"$err" || rc=$?
-  # Every run releases what it created (issue 6): no device's PD/CQ/QP/MR
-  # count is above where it was, within 3 s of rdmacheck's exit (the kernel
-  # frees a process's objects when its verbs fds close).
+  # Every run releases what it created, so no check leaks device resources
+  # unnoticed: no device's PD/CQ/QP/MR count is above where it was, within
+  # 3 s of rdmacheck's exit (the kernel frees a process's objects when its
+  # verbs fds close).
   for ((i = 0; i < 30; i++)); do
     res_after=$(res_counts)
     res_not_above "$res_before" "$res_after" && break
@@ -216,15 +218,15 @@ run_scenario() {
   if ((rc == 124 || rc == 137)); then
     record FAIL "$scn: rdmacheck finished" "timed out after ${GUEST_STEP_TIMEOUT}s"
   fi
-  local kind issue id want sub
+  local kind what id want sub
   for e in "${EXPECTS[@]}"; do
-    IFS=$US read -r kind issue id want sub <<<"$e"
+    IFS=$US read -r kind what id want sub <<<"$e"
     case "$kind" in
       exit)
         if [[ "$rc" == "$want" ]]; then record PASS "$scn: rdmacheck exits $want"
         else record FAIL "$scn: rdmacheck exits $want" "exit $rc"; fi ;;
       each) eval_each "$json" "$scn" ;;
-      expect | xfail) eval_expect "$json" "$scn" "$kind" "$issue" "$id" "$want" "$sub" ;;
+      expect | xfail) eval_expect "$json" "$scn" "$kind" "$what" "$id" "$want" "$sub" ;;
     esac
   done
   if declare -F undo >/dev/null; then undo || LAST_DIRTY=1; fi

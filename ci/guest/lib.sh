@@ -40,7 +40,7 @@ count() { awk -F'\t' -v v="$1" '$1 == v' "$RESULTS" 2>/dev/null | wc -l; }
 summary() {
   local p f x xp s
   p=$(count PASS); f=$(count FAIL); x=$(count XFAIL); xp=$(count XPASS); s=$(count SKIP)
-  echo "guest: ${x} xfail (waiting on their issues), ${xp} xpass, ${s} skipped"
+  echo "guest: ${x} xfail (waiting on the work they name), ${xp} xpass, ${s} skipped"
   if ((xp > 0)); then
     echo "guest: unexpectedly passing (turn the xfail into expect):"
     awk -F'\t' '$1 == "XPASS" {print "  " $2}' "$RESULTS"

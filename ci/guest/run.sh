@@ -89,7 +89,7 @@ else
 fi
 BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-bin
 [[ -x "$BIN/rdmacheck" ]] && cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
-# The `bazel test //checks:live` suite (issue 8), run once on the real pair.
+# The `bazel test //checks:live` suite (every check as a gtest case), run once on the real pair.
 [[ -x "$BIN/checks/live" ]] && cp "$BIN/checks/live" "$SHARE/bin/checks_live"
 # The rxe driver model against the real rxe on a grid of create-QP requests.
 [[ -x "$BIN/acts/model_grid" ]] && cp "$BIN/acts/model_grid" "$SHARE/bin/model_grid"

@@ -1,4 +1,4 @@
-# The healthy pair as the issue-5 configuration checks see it: GID 1 is the
+# The healthy pair as the RoCE configuration checks see it: GID 1 is the
 # IPv4 RoCE v2 entry, MTU 9000 gives active_mtu 4096, accept_local=1 and
 # rp_filter=0 on va and vb (set by topo_up).
 name="healthy pair: gid-table, mtu-chain, rxe-sysctls"

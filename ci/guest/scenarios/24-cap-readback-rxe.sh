@@ -1,4 +1,4 @@
-# cap-readback on the real rxe0 (issue 4): the guest plan's 256-WR queues
+# cap-readback on the real rxe0: the guest plan's 256-WR queues
 # (fixtures/plans/rxe_guest.plan) are granted 511 by rxe (roundup_pow_of_two
 # (257) - 1 = 511; on 6.1 ibv_create_qp writes back 256 but ibv_query_qp says
 # 511, and LiveDevice takes the larger), so the check WARNs with the rxe

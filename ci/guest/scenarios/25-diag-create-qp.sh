@@ -1,4 +1,4 @@
-# The create-QP EINVAL bisector on the real rxe0 (issue 4).
+# The create-QP EINVAL bisector on the real rxe0 (docs/diag-create-qp.md).
 #  1. cap-readback on a plan over the limits (ci/guest/plans/over_sge_limit
 #     .plan: max_send_sge 64 > rxe's max_sge 32) FAILs and its evidence
 #     carries the bisector's finding, naming the field and 32.
@@ -22,7 +22,7 @@ fault() {
   ms=$(((t1 - t0) / 1000000))
   sed 's/^/  diag: /' "$out" | head -20
   if ((rc == 2)) && grep -q 'no diagnostic tools' "$out"; then
-    record XFAIL "$scn: diag create-qp exits 1" "rdmacheck diag is not wired to diag/create_qp_command yet (issue 4)"
+    record XFAIL "$scn: diag create-qp exits 1" "rdmacheck diag is not wired to tools/diag/create_qp_command yet"
     return 0
   fi
   if ((rc == 1)); then record PASS "$scn: diag create-qp exits 1"

@@ -1,4 +1,4 @@
-# A CQ too small, overrun for real (issue 4): with the cq_too_small plan
+# A CQ too small, overrun for real: with the cq_too_small plan
 # cq-depth FAILs on the plan's numbers, and cq-overrun makes the overrun
 # happen on rxe0: a CQ of 4 (granted 7) takes 16 signaled RDMA WRITEs, not
 # polled. Measured on 6.1: rxe raises IBV_EVENT_CQ_ERR (one per completion

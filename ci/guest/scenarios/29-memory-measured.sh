@@ -1,4 +1,4 @@
-# memory-budget on the healthy pair, live (issue 4): beside the rxe model's
+# memory-budget on the healthy pair, live: beside the rxe model's
 # per-QP bytes it creates the plan's 2 QPs of 255/4/255/1 on rxe0 and shows
 # the process's VmRSS/VmPin/VmLck growth per QP, its uverbs mappings (rxe
 # maps its kernel-side queues into the process; 6.1 does not show them in

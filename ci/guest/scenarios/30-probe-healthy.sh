@@ -1,4 +1,4 @@
-# Live traffic probes on the healthy pair (issue 6): hung-qp sends SENDs and
+# Live traffic probes on the healthy pair: hung-qp sends SENDs and
 # RDMA WRITEs rxe0 -> rxe1 across the veth (the IP path) and every WR
 # completes; sge-page-crossing posts 1..32 SGEs, each straddling a 4 KiB
 # page, and every byte arrives. The kernel's QP/CQ/MR/PD counts are the same

@@ -1,6 +1,6 @@
 # Only rxe0 left (rdma link delete rxe1): hung-qp falls back to loopback on
 # rxe0 and says that this does not test the IP path (rxe's internal loopback
-# never reaches the IP stack, shared/notes/rdma-facts.md).
+# never reaches the IP stack, docs/guest.md).
 source "$SHARE/scenarios/probe-lib.bash"
 name="one device: hung-qp loops back on rxe0"
 mtu=9000

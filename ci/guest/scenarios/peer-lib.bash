@@ -1,4 +1,4 @@
-# peer-lib.bash: helpers for the peer-mode scenarios (issue 6), sourced by
+# peer-lib.bash: helpers for the peer-mode scenarios, sourced by
 # them (not a scenario: the runner only runs *.sh). `rdmacheck serve --once`
 # on rxe1 (198.18.0.2) in the background is the far end; the scenario's
 # rdmacheck run is `--peer 198.18.0.2 -d rxe0`. Called from fault()/undo(),

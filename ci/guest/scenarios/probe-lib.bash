@@ -1,4 +1,4 @@
-# probe-lib.bash: helpers for the traffic-probe scenarios (issue 6), sourced
+# probe-lib.bash: helpers for the traffic-probe scenarios, sourced
 # by them (not a scenario itself: the runner only runs *.sh). They are called
 # from a scenario's fault() and undo(), which run_scenario calls, so they see
 # its locals $scn and $json (bash scoping is dynamic).
