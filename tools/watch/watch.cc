@@ -127,8 +127,11 @@ WatchReport EvaluateSamples(const std::vector<std::vector<QpRecord>>& samples, d
   // Both ends on this host (one rxe device to another): pair them, so a
   // stall can say how many packets are sent but not received.
   std::map<const WatchedQp*, std::string> in_flight;
+  std::map<const WatchedQp*, const WatchedQp*> starved_peer;  // requester -> a peer that received nothing
   for (auto& [k, q] : by_key) {
-    if (!Connected(q.last.type) || !q.last.rqpn || q.gone) continue;
+    // Only a requester in RTS sends: an RTR responder's sq-psn is 0, and
+    // its distance to the peer's rq-psn means nothing.
+    if (!Connected(q.last.type) || !q.last.rqpn || q.gone || q.last.state != "RTS") continue;
     const WatchedQp* match = nullptr;
     int n = 0;
     for (const auto& [k2, p] : by_key) {
@@ -146,10 +149,23 @@ WatchReport EvaluateSamples(const std::vector<std::vector<QpRecord>>& samples, d
       in_flight[&q] = absl::StrCat("; ", *q.unreceived, " packets sent that its peer ", q.local_peer,
                                    " (on this host) has not received: sq-psn ", *q.last.sq_psn, ", the peer's rq-psn ",
                                    *match->last.rq_psn);
+      if (match->seen >= 2 && std::all_of(match->rq_psn.begin(), match->rq_psn.end(),
+                                          [&](auto& p) { return p == match->rq_psn[0]; }))
+        starved_peer[&q] = match;
     }
   }
   for (auto& [k, q] : by_key) {
     Judge(&q, rep.samples, interval_s);
+    // rxe resends from the last acknowledged PSN after each retry timeout,
+    // so a blocked requester's sq-psn can move between two samples; its
+    // peer on this host receiving nothing is what shows it is stuck.
+    if (q.flag == QpFlag::kNone && starved_peer.count(&q)) {
+      q.flag = QpFlag::kNoProgress;
+      q.reason = absl::StrFormat(
+          "RTS, sq-psn %s while its peer's rq-psn stays %s over %.3g s: sending (or resending), nothing "
+          "received (path blocked, e.g. UDP 4791 dropped)",
+          PsnList(q.sq_psn), PsnList(starved_peer[&q]->rq_psn), (rep.samples - 1) * interval_s);
+    }
     if (q.flag != QpFlag::kNone && in_flight.count(&q)) q.reason += in_flight[&q];
     if (q.flag != QpFlag::kNone) ++rep.flagged;
     rep.qps.push_back(std::move(q));

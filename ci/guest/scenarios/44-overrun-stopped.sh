@@ -35,4 +35,4 @@ args=(-d rxe0 --checks hung-qp,cap-readback --check-deadline 0.6)
 expect_exit 0
 expect hung-qp WARN 'no answer within its deadline of 0.6 s'
 expect hung-qp WARN 'everything it held on the device released before the next check'
-expect cap-readback PASS
+expect cap-readback WARN 'created on live rxe0'  # the default plan's 128 WRs are granted as 255: a real verdict, reached
