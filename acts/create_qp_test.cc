@@ -15,7 +15,6 @@
 namespace rdmacheck {
 namespace {
 
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::IsOk;
 using ::rdmacheck::testing::StatusIs;
 using ::testing::AllOf;
@@ -193,7 +192,7 @@ TEST(DiagnoseCreateQp, CqRefusedAndSrqOverLimitAreSaid) {
 
 // A Device that refuses every create with `why`: nothing to bisect, said
 // plainly.
-void RefuseAll(FakeDevice& dev, absl::Status why) {
+void RefuseAll(testing::FakeDevice& dev, absl::Status why) {
   dev.create_qp.Always(std::move(why));
   dev.create_cq.With([](uint32_t cqe) -> absl::StatusOr<uint32_t> { return cqe; });
 }
@@ -201,7 +200,7 @@ void RefuseAll(FakeDevice& dev, absl::Status why) {
 TEST(DiagnoseCreateQp, NoSingleFieldAndBudgetBounds) {
   DeviceInfo info;
   info.name = "x0";
-  FakeDevice dev("refuses all");
+  testing::FakeDevice dev("refuses all");
   RefuseAll(dev, absl::InvalidArgumentError("ibv_create_qp(dev=x): Invalid argument"));
   DiagnoseOptions o;
   absl::StatusOr<CreateQpDiagnosis> d =
@@ -225,7 +224,7 @@ TEST(DiagnoseCreateQp, NoSingleFieldAndBudgetBounds) {
 
 TEST(DiagnoseCreateQp, NonCapFailureIsReturned) {
   DeviceInfo info;
-  FakeDevice dev("refuses all");
+  testing::FakeDevice dev("refuses all");
   RefuseAll(dev, absl::PermissionDeniedError("ibv_create_qp(dev=x): Operation not permitted"));
   EXPECT_THAT(DiagnoseCreateQp(dev, info, {QpType::kRc, {.max_send_wr = 1}}).status(),
               StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("not permitted")));

@@ -13,7 +13,6 @@
 namespace rdmacheck {
 namespace {
 
-using ::rdmacheck::testing::FakeDevice;
 using ::testing::HasSubstr;
 
 DeviceInfo Rxe(uint64_t max_qp_wr) {
@@ -25,7 +24,7 @@ DeviceInfo Rxe(uint64_t max_qp_wr) {
 }
 
 // The rxe model with three deliberate deviations, each on a plain predicate.
-void SkewRxe(FakeDevice& fake, const DeviceInfo& d) {
+void SkewRxe(testing::FakeDevice& fake, const DeviceInfo& d) {
   fake.FallBackTo(MakeDriverModel(d));
   Device* model = fake.fallback();
   fake.create_qp.With([model](const QpRequest& req) -> absl::StatusOr<QpCaps> {
@@ -97,7 +96,7 @@ TEST(CompareOnGrid, ModelAgreesWithItself) {
 TEST(CompareOnGrid, CountsEachDeviation) {
   const DeviceInfo dev = Rxe(16384);
   auto model = MakeDriverModel(dev);
-  FakeDevice real("skewed rxe");
+  testing::FakeDevice real("skewed rxe");
   SkewRxe(real, dev);
   std::vector<QpRequest> grid = MakeQpGrid(GridLimitsFor(dev));
   // The deviations that must show: send depth 100 when the model grants it,

@@ -12,7 +12,6 @@ namespace {
 
 using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::testing::Contains;
@@ -71,11 +70,10 @@ CqOverrunResult Silent() {
 Result RunWith(const DeviceView& view, absl::StatusOr<CqOverrunResult> canned, CqOverrunRequest* seen,
                const Plan& plan, Options opts = Options()) {
   opts.device = "rxe0";
-  FakeDevice fake;
+  testing::FakeDevice fake;
   fake.cq_overrun_probe.Always(std::move(canned));
-  CheckContext ctx{view, plan, opts, fake.Factory()};
-  Result r = CqOverrunCheck().Run(ctx);
-  if (seen != nullptr && fake.cq_overrun_probe.calls() > 0) *seen = fake.cq_overrun_probe.requests().back();
+  Result r = testing::RunOnViewWithFake(CqOverrunCheck(), view, plan, fake, opts);
+  fake.cq_overrun_probe.CopyLastRequest(seen);
   return r;
 }
 
@@ -91,9 +89,8 @@ TEST(CqOverrunTest, DeviceWithoutTheProbeSkipsWithItsReason) {
   Plan plan = FixturePlan("");
   Options o;
   DeviceView v = Live();
-  FakeDevice no_probe;  // no probe answer: Device's default
-  CheckContext ctx{v, plan, o, no_probe.Factory()};
-  Result r = CqOverrunCheck().Run(ctx);
+  testing::FakeDevice no_probe;  // no probe answer: Device's default
+  Result r = testing::RunOnViewWithFake(CqOverrunCheck(), v, plan, no_probe, o);
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_EQ(r.skip_reason, "CQ overrun probe needs a live device");
 }

@@ -12,7 +12,6 @@ namespace {
 
 using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::testing::Contains;
@@ -92,12 +91,10 @@ ProbeResult Blocked() {
 // gets the last request.
 Result RunWith(const DeviceView& view, absl::StatusOr<ProbeResult> canned, ProbeRequest* seen,
                Options opts = Options()) {
-  Plan plan = FixturePlan("");
-  FakeDevice fake;
+  testing::FakeDevice fake;
   fake.traffic_probe.Always(std::move(canned));
-  CheckContext ctx{view, plan, opts, fake.Factory()};
-  Result r = HungQpCheck().Run(ctx);
-  if (seen != nullptr && fake.traffic_probe.calls() > 0) *seen = fake.traffic_probe.requests().back();
+  Result r = testing::RunOnViewWithFake(HungQpCheck(), view, FixturePlan(""), fake, opts);
+  fake.traffic_probe.CopyLastRequest(seen);
   return r;
 }
 
@@ -112,9 +109,8 @@ TEST(HungQpTest, ADeviceWithoutAProbeSkips) {
   DeviceView v = LivePair();
   Plan plan = FixturePlan("");
   Options opts;
-  FakeDevice no_probe;  // no probe answer: Device's default, like a driver model
-  CheckContext ctx{v, plan, opts, no_probe.Factory()};
-  Result r = HungQpCheck().Run(ctx);
+  testing::FakeDevice no_probe;  // no probe answer: Device's default, like a driver model
+  Result r = testing::RunOnViewWithFake(HungQpCheck(), v, plan, no_probe, opts);
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_EQ(r.skip_reason, "traffic probe needs a live device");
 }

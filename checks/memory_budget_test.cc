@@ -11,7 +11,6 @@ namespace {
 
 using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::rdmacheck::testing::RunOnView;
@@ -139,11 +138,10 @@ Result RunMeasured(const char* plan, absl::StatusOr<QpMemoryMeasurement> canned,
   Plan p = FixturePlan(plan);
   Options o;
   o.device = "rxe0";
-  FakeDevice fake("live rxe0");
+  testing::FakeDevice fake("live rxe0");
   fake.FallBackTo(MakeDriverModel(*v.Device("rxe0")));
   fake.measure_qp_memory.Always(std::move(canned));
-  CheckContext ctx{v, p, o, fake.Factory()};
-  Result r = MemoryBudgetCheck().Run(ctx);
+  Result r = testing::RunOnViewWithFake(MemoryBudgetCheck(), v, p, fake, o);
   const std::vector<QpMemoryRequest>& asked = fake.measure_qp_memory.requests();
   seen->insert(seen->end(), asked.begin(), asked.end());
   return r;

@@ -12,7 +12,6 @@ namespace {
 
 using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::testing::Contains;
@@ -77,13 +76,12 @@ Result RunLive(const std::string& profile, uint32_t granted, bool huge, int fail
   v.source = "live";
   Plan plan = FixturePlan("");
   if (!opts.device) opts.device = v.devices[0].name;
-  FakeDevice fake;
+  testing::FakeDevice fake;
   fake.traffic_probe.With([=](const ProbeRequest& req) -> absl::StatusOr<ProbeResult> {
     return PlayProbe(req, granted, huge, fail_at);
   });
-  CheckContext ctx{v, plan, opts, fake.Factory()};
-  Result r = SgePageCrossingCheck().Run(ctx);
-  if (seen != nullptr && fake.traffic_probe.calls() > 0) *seen = fake.traffic_probe.requests().back();
+  Result r = testing::RunOnViewWithFake(SgePageCrossingCheck(), v, plan, fake, opts);
+  fake.traffic_probe.CopyLastRequest(seen);
   return r;
 }
 

@@ -46,6 +46,10 @@ class FakeAnswers {
 
   const std::vector<Request>& requests() const { return requests_; }
   int calls() const { return static_cast<int>(requests_.size()); }
+  // *out = the last request, if there was one and `out` is not null.
+  void CopyLastRequest(Request* out) const {
+    if (out != nullptr && !requests_.empty()) *out = requests_.back();
+  }
 
   // Records `req` and gives the answer set for it; nullopt when none is.
   std::optional<Result> Answer(const Request& req) {

@@ -12,7 +12,6 @@
 namespace rdmacheck {
 namespace {
 
-using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixtureProfile;
 using ::rdmacheck::testing::StatusIs;
 using ::testing::HasSubstr;
@@ -116,7 +115,7 @@ TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
   DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
   // The local device marks the probes it ran.
-  auto fake = std::make_unique<FakeDevice>();
+  auto fake = std::make_unique<testing::FakeDevice>();
   fake->traffic_probe.With([](const ProbeRequest& req) -> absl::StatusOr<ProbeResult> {
     ProbeResult r;
     r.peer_device = "local:" + req.peer_device;
