@@ -21,6 +21,10 @@ TEST(FakeDevice, QueuedAnswersComeFirstThenTheStandingOne) {
   EXPECT_EQ(*fake.CreateCq(400), 7u);
   EXPECT_EQ(fake.create_cq.requests(), (std::vector<uint32_t>{100, 200, 300, 400}));
   EXPECT_EQ(fake.create_cq.calls(), 4);
+  uint32_t last = 0;
+  fake.create_cq.CopyLastRequest(&last);
+  EXPECT_EQ(last, 400u);
+  fake.create_cq.CopyLastRequest(nullptr);  // a caller that does not want it
 }
 
 TEST(FakeDevice, CallbackSeesTheRequest) {
