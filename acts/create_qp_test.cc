@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "acts/driver_model.h"
+#include "acts/testing/fake_device.h"
 #include "facts/profile.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -189,31 +190,25 @@ TEST(DiagnoseCreateQp, CqRefusedAndSrqOverLimitAreSaid) {
   EXPECT_THAT(text, HasSubstr("over this device's max_srq_wr 16384"));
 }
 
-// A Device that refuses every create: nothing to bisect, said plainly.
-class RefusesAll : public Device {
- public:
-  std::string Describe() const override { return "refuses all"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override {
-    ++calls;
-    return absl::InvalidArgumentError("ibv_create_qp(dev=x): Invalid argument");
-  }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return cqe; }
-  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
-  uint64_t CqMemory(uint32_t) const override { return 0; }
-  int calls = 0;
-};
+// A Device that refuses every create with `why`: nothing to bisect, said
+// plainly.
+void RefuseAll(testing::FakeDevice& dev, absl::Status why) {
+  dev.create_qp.Always(std::move(why));
+  dev.create_cq.With([](uint32_t cqe) -> absl::StatusOr<uint32_t> { return cqe; });
+}
 
 TEST(DiagnoseCreateQp, NoSingleFieldAndBudgetBounds) {
   DeviceInfo info;
   info.name = "x0";
-  RefusesAll dev;
+  testing::FakeDevice dev("refuses all");
+  RefuseAll(dev, absl::InvalidArgumentError("ibv_create_qp(dev=x): Invalid argument"));
   DiagnoseOptions o;
   absl::StatusOr<CreateQpDiagnosis> d =
       DiagnoseCreateQp(dev, info, {QpType::kRc, {.max_send_wr = 100, .max_send_sge = 2}}, o);
   ASSERT_THAT(d.status(), IsOk());
   EXPECT_THAT(Joined(*d), HasSubstr("no single field explains the refusal"));
   EXPECT_THAT(Joined(*d), HasSubstr("no max_send_wr from 1 up is accepted"));
-  EXPECT_LE(dev.calls, 6);
+  EXPECT_LE(dev.create_qp.calls(), 6);
 
   // A budget of 2 creates stops the search and says so.
   DeviceView v = Profile("mlx5_cx6.profile");
@@ -227,16 +222,10 @@ TEST(DiagnoseCreateQp, NoSingleFieldAndBudgetBounds) {
   EXPECT_THAT(Joined(*d), HasSubstr("search stopped"));
 }
 
-class Unavailable : public RefusesAll {
- public:
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override {
-    return absl::PermissionDeniedError("ibv_create_qp(dev=x): Operation not permitted");
-  }
-};
-
 TEST(DiagnoseCreateQp, NonCapFailureIsReturned) {
   DeviceInfo info;
-  Unavailable dev;
+  testing::FakeDevice dev("refuses all");
+  RefuseAll(dev, absl::PermissionDeniedError("ibv_create_qp(dev=x): Operation not permitted"));
   EXPECT_THAT(DiagnoseCreateQp(dev, info, {QpType::kRc, {.max_send_wr = 1}}).status(),
               StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("not permitted")));
 }

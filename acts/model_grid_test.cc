@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "acts/driver_model.h"
+#include "acts/testing/fake_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -23,13 +24,12 @@ DeviceInfo Rxe(uint64_t max_qp_wr) {
 }
 
 // The rxe model with three deliberate deviations, each on a plain predicate.
-class SkewedRxe : public Device {
- public:
-  explicit SkewedRxe(const DeviceInfo& d) : inner_(MakeDriverModel(d)) {}
-  std::string Describe() const override { return "skewed rxe"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest& req) override {
+void SkewRxe(testing::FakeDevice& fake, const DeviceInfo& d) {
+  fake.FallBackTo(MakeDriverModel(d));
+  Device* model = fake.fallback();
+  fake.create_qp.With([model](const QpRequest& req) -> absl::StatusOr<QpCaps> {
     if (req.caps.max_send_wr == 100) {  // grants one more
-      absl::StatusOr<QpCaps> g = inner_->CreateQp(req);
+      absl::StatusOr<QpCaps> g = model->CreateQp(req);
       if (g.ok()) g->max_send_wr += 1;
       return g;
     }
@@ -40,17 +40,9 @@ class SkewedRxe : public Device {
     if (req.caps.max_inline_data == 513) {  // EINVAL with another message
       return absl::InvalidArgumentError("ibv_create_qp: Invalid argument");
     }
-    return inner_->CreateQp(req);
-  }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return inner_->CreateCq(cqe); }
-  QueueMemory QpMemory(const QpRequest& r, const QpCaps& g) const override {
-    return inner_->QpMemory(r, g);
-  }
-  uint64_t CqMemory(uint32_t c) const override { return inner_->CqMemory(c); }
-
- private:
-  std::unique_ptr<Device> inner_;
-};
+    return model->CreateQp(req);
+  });
+}
 
 TEST(MakeQpGrid, CoversTheRangeWithoutDuplicates) {
   GridLimits lim;
@@ -104,7 +96,8 @@ TEST(CompareOnGrid, ModelAgreesWithItself) {
 TEST(CompareOnGrid, CountsEachDeviation) {
   const DeviceInfo dev = Rxe(16384);
   auto model = MakeDriverModel(dev);
-  SkewedRxe real(dev);
+  testing::FakeDevice real("skewed rxe");
+  SkewRxe(real, dev);
   std::vector<QpRequest> grid = MakeQpGrid(GridLimitsFor(dev));
   // The deviations that must show: send depth 100 when the model grants it,
   // 33 send SGEs (the model says EINVAL, the fake grants), inline 17 (grant

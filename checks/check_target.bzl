@@ -3,12 +3,12 @@
 For a check whose files are checks/<name>.{h,cc} and checks/<name>_test.cc it
 defines:
   <name>_lib   cc_library with the check
-  <name>_test  its hermetic cc_test (fixtures as data)
+  <name>_test  its hermetic cc_test (fixtures as data), with `test_deps`
   <name>       cc_binary: `bazel run //checks:<name> -- --profile F` runs that
                check alone, with rdmacheck's flags and output formats.
 """
 
-def rdmacheck_check(name, id, deps = []):
+def rdmacheck_check(name, id, deps = [], test_deps = []):
     native.cc_library(
         name = name + "_lib",
         srcs = [name + ".cc"],
@@ -30,7 +30,7 @@ def rdmacheck_check(name, id, deps = []):
             ":check_test_util",
             ":" + name + "_lib",
             "//third_party:gtest_main",
-        ],
+        ] + test_deps,
     )
     native.cc_binary(
         name = name,

@@ -46,6 +46,12 @@ Result RunOnViewWithModel(const Check& check, const DeviceView& view, const Plan
   return check.Run(ctx);
 }
 
+Result RunOnViewWithFake(const Check& check, const DeviceView& view, const Plan& plan,
+                         FakeDevice& fake, Options opts) {
+  CheckContext ctx{view, plan, opts, fake.Factory()};
+  return check.Run(ctx);
+}
+
 Result RunOnModel(const Check& check, const std::string& profile, const std::string& plan,
                   Options opts) {
   DeviceView v = FixtureProfile(profile);

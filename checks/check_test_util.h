@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "acts/testing/fake_device.h"
 #include "checks/check.h"
 #include "gmock/gmock.h"
 
@@ -30,6 +31,9 @@ Result RunOnModel(const Check& check, const std::string& profile, const std::str
                   Options opts = Options());
 Result RunOnViewWithModel(const Check& check, const DeviceView& view, const Plan& plan,
                           Options opts = Options());
+// The same with `fake` as every device's Device; it records what was asked.
+Result RunOnViewWithFake(const Check& check, const DeviceView& view, const Plan& plan,
+                         FakeDevice& fake, Options opts = Options());
 
 // All evidence, notes and remediation as one text, for substring asserts.
 std::string AllText(const Result& r);

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -17,26 +18,6 @@ using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
-
-// A Device whose CQ overrun probe returns a canned result and keeps the request.
-class FakeOverrunDevice : public Device {
- public:
-  FakeOverrunDevice(absl::StatusOr<CqOverrunResult> canned, CqOverrunRequest* seen)
-      : canned_(std::move(canned)), seen_(seen) {}
-  std::string Describe() const override { return "fake"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return absl::UnimplementedError("fake"); }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t) override { return absl::UnimplementedError("fake"); }
-  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
-  uint64_t CqMemory(uint32_t) const override { return 0; }
-  absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override {
-    if (seen_ != nullptr) *seen_ = req;
-    return canned_;
-  }
-
- private:
-  absl::StatusOr<CqOverrunResult> canned_;
-  CqOverrunRequest* seen_;
-};
 
 DeviceView Live() {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
@@ -85,13 +66,16 @@ CqOverrunResult Silent() {
   return r;
 }
 
+// Runs the check with a Device whose CQ overrun probe answers `canned`;
+// *seen gets the last request.
 Result RunWith(const DeviceView& view, absl::StatusOr<CqOverrunResult> canned, CqOverrunRequest* seen,
                const Plan& plan, Options opts = Options()) {
   opts.device = "rxe0";
-  CheckContext ctx{view, plan, opts, [&](const DeviceInfo&) -> std::unique_ptr<Device> {
-                     return std::make_unique<FakeOverrunDevice>(canned, seen);
-                   }};
-  return CqOverrunCheck().Run(ctx);
+  testing::FakeDevice fake;
+  fake.cq_overrun_probe.Always(std::move(canned));
+  Result r = testing::RunOnViewWithFake(CqOverrunCheck(), view, plan, fake, opts);
+  fake.cq_overrun_probe.CopyLastRequest(seen);
+  return r;
 }
 
 TEST(CqOverrunTest, ProfileSkipsNeedingALiveDevice) {
@@ -106,17 +90,8 @@ TEST(CqOverrunTest, DeviceWithoutTheProbeSkipsWithItsReason) {
   Plan plan = FixturePlan("");
   Options o;
   DeviceView v = Live();
-  CheckContext ctx{v, plan, o, [](const DeviceInfo& d) -> std::unique_ptr<Device> {
-                     class NoProbe : public FakeOverrunDevice {
-                      public:
-                       NoProbe() : FakeOverrunDevice(CqOverrunResult(), nullptr) {}
-                       absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override {
-                         return Device::RunCqOverrunProbe(req);
-                       }
-                     };
-                     return std::make_unique<NoProbe>();
-                   }};
-  Result r = CqOverrunCheck().Run(ctx);
+  testing::FakeDevice no_probe;  // no probe answer: Device's default
+  Result r = testing::RunOnViewWithFake(CqOverrunCheck(), v, plan, no_probe, o);
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_EQ(r.skip_reason, "CQ overrun probe needs a live device");
 }

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -16,34 +17,6 @@ using ::rdmacheck::testing::FixtureProfile;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-// A Device whose traffic probe returns a canned result and keeps the request.
-class FakeProbeDevice : public Device {
- public:
-  FakeProbeDevice(absl::StatusOr<ProbeResult> canned, ProbeRequest* seen) : canned_(std::move(canned)), seen_(seen) {}
-  std::string Describe() const override { return "fake"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return absl::UnimplementedError("fake"); }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t) override { return absl::UnimplementedError("fake"); }
-  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
-  uint64_t CqMemory(uint32_t) const override { return 0; }
-  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
-    if (seen_ != nullptr) *seen_ = req;
-    return canned_;
-  }
-
- private:
-  absl::StatusOr<ProbeResult> canned_;
-  ProbeRequest* seen_;
-};
-
-// A device that has no probe (the default of Device), like a driver model.
-class NoProbeDevice : public FakeProbeDevice {
- public:
-  NoProbeDevice() : FakeProbeDevice(ProbeResult(), nullptr) {}
-  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
-    return Device::RunTrafficProbe(req);
-  }
-};
 
 // The guest's pair: rxe0 on va, rxe1 on vb (fixtures/profiles/rxe_mtu9000.profile),
 // marked live so the check runs.
@@ -114,13 +87,15 @@ ProbeResult Blocked() {
   return r;
 }
 
+// Runs the check with a Device whose traffic probe answers `canned`; *seen
+// gets the last request.
 Result RunWith(const DeviceView& view, absl::StatusOr<ProbeResult> canned, ProbeRequest* seen,
                Options opts = Options()) {
-  Plan plan = FixturePlan("");
-  CheckContext ctx{view, plan, opts, [&](const DeviceInfo&) -> std::unique_ptr<Device> {
-                     return std::make_unique<FakeProbeDevice>(canned, seen);
-                   }};
-  return HungQpCheck().Run(ctx);
+  testing::FakeDevice fake;
+  fake.traffic_probe.Always(std::move(canned));
+  Result r = testing::RunOnViewWithFake(HungQpCheck(), view, FixturePlan(""), fake, opts);
+  fake.traffic_probe.CopyLastRequest(seen);
+  return r;
 }
 
 TEST(HungQpTest, ProfileSkips) {
@@ -134,10 +109,8 @@ TEST(HungQpTest, ADeviceWithoutAProbeSkips) {
   DeviceView v = LivePair();
   Plan plan = FixturePlan("");
   Options opts;
-  CheckContext ctx{v, plan, opts, [](const DeviceInfo&) -> std::unique_ptr<Device> {
-                     return std::make_unique<NoProbeDevice>();
-                   }};
-  Result r = HungQpCheck().Run(ctx);
+  testing::FakeDevice no_probe;  // no probe answer: Device's default, like a driver model
+  Result r = testing::RunOnViewWithFake(HungQpCheck(), v, plan, no_probe, opts);
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_EQ(r.skip_reason, "traffic probe needs a live device");
 }

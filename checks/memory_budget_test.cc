@@ -2,6 +2,7 @@
 
 #include "checks/check_test_util.h"
 #include "acts/driver_model.h"
+#include "acts/testing/fake_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -128,28 +129,8 @@ TEST(MemoryBudget, SkipsOrSaysWhyWhenItCannotSize) {
   EXPECT_THAT(r.skip_reason, HasSubstr("no RDMA device"));
 }
 
-// The rxe model for sizing, plus a canned measurement as a live device gives.
-class MeasuringDevice : public Device {
- public:
-  MeasuringDevice(const DeviceInfo& info, absl::StatusOr<QpMemoryMeasurement> canned,
-                  std::vector<QpMemoryRequest>* seen)
-      : model_(MakeDriverModel(info)), canned_(std::move(canned)), seen_(seen) {}
-  std::string Describe() const override { return "live rxe0"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest& r) override { return model_->CreateQp(r); }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return model_->CreateCq(cqe); }
-  QueueMemory QpMemory(const QpRequest& r, const QpCaps& g) const override { return model_->QpMemory(r, g); }
-  uint64_t CqMemory(uint32_t cqe) const override { return model_->CqMemory(cqe); }
-  absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override {
-    seen_->push_back(req);
-    return canned_;
-  }
-
- private:
-  std::unique_ptr<Device> model_;
-  absl::StatusOr<QpMemoryMeasurement> canned_;
-  std::vector<QpMemoryRequest>* seen_;
-};
-
+// The rxe model for sizing, plus a canned measurement as a live device
+// gives; *seen gets every measurement request.
 Result RunMeasured(const char* plan, absl::StatusOr<QpMemoryMeasurement> canned,
                    std::vector<QpMemoryRequest>* seen) {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
@@ -157,10 +138,13 @@ Result RunMeasured(const char* plan, absl::StatusOr<QpMemoryMeasurement> canned,
   Plan p = FixturePlan(plan);
   Options o;
   o.device = "rxe0";
-  CheckContext ctx{v, p, o, [&](const DeviceInfo& info) -> std::unique_ptr<Device> {
-                     return std::make_unique<MeasuringDevice>(info, canned, seen);
-                   }};
-  return MemoryBudgetCheck().Run(ctx);
+  testing::FakeDevice fake("live rxe0");
+  fake.FallBackTo(MakeDriverModel(*v.Device("rxe0")));
+  fake.measure_qp_memory.Always(std::move(canned));
+  Result r = testing::RunOnViewWithFake(MemoryBudgetCheck(), v, p, fake, o);
+  const std::vector<QpMemoryRequest>& asked = fake.measure_qp_memory.requests();
+  seen->insert(seen->end(), asked.begin(), asked.end());
+  return r;
 }
 
 TEST(MemoryBudget, LiveShowsMeasuredMemoryBesideTheModel) {

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -20,71 +21,54 @@ using ::testing::Not;
 // Plays the probe: every WR of the request completes (or, from `fail_at`,
 // the first one fails as a blocked path would), SGEs crossing as asked, and
 // the 2 MiB WRs skipped unless `huge`.
-class FakeSgeProbe : public Device {
- public:
-  FakeSgeProbe(uint32_t granted, bool huge, int fail_at, ProbeRequest* seen)
-      : granted_(granted), huge_(huge), fail_at_(fail_at), seen_(seen) {}
-  std::string Describe() const override { return "fake"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return absl::UnimplementedError("fake"); }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t) override { return absl::UnimplementedError("fake"); }
-  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
-  uint64_t CqMemory(uint32_t) const override { return 0; }
-  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
-    if (seen_) *seen_ = req;
-    ProbeResult r;
-    r.device = req.device;
-    r.peer_device = req.peer_device.empty() ? req.device : req.peer_device;
-    r.gid = "::ffff:198.18.0.1";
-    r.peer_gid = "::ffff:198.18.0.2";
-    r.gid_index = r.peer_gid_index = 1;
-    r.path_mtu = 4096;
-    r.retry_cnt = req.retry_cnt;
-    r.timeout = req.timeout;
-    r.deadline_s = req.deadline_s;
-    r.requested_send_sge = 32;
-    r.granted_send_sge = granted_;
-    r.counters_known = true;
-    r.qp_state = "RTS";
-    bool failed = false;
-    for (size_t i = 0; i < req.wrs.size(); ++i) {
-      WrOutcome w;
-      w.index = static_cast<int>(i);
-      w.spec = req.wrs[i];
-      w.num_sge = w.spec.num_sge == 0 ? granted_ : w.spec.num_sge;
-      w.total_bytes = static_cast<uint64_t>(w.num_sge) * w.spec.bytes;
-      w.qp_state_before = "RTS";
-      if (w.num_sge > granted_) {
-        w.skip_reason = "over granted";
-      } else if (w.spec.straddle >= kPage2M && !huge_) {
-        w.skip_reason = "no huge pages";
-      } else if (failed) {
-        // not posted
-      } else if (static_cast<int>(i) == fail_at_) {
-        w.state = WrState::kNoCompletion;
-        w.seconds = req.deadline_s;
-        w.sges_crossing = static_cast<int>(w.num_sge);
-        w.local_delta = {{"sent_pkts", 3}};
-        w.peer_delta = {{"rcvd_pkts", 0}};
-        failed = true;
-        r.qp_state = "RTS";
-      } else {
-        w.state = WrState::kCompleted;
-        w.verified = true;
-        w.sges_crossing = static_cast<int>(w.num_sge);
-        w.seconds = 0.001;
-      }
-      r.wrs.push_back(w);
+ProbeResult PlayProbe(const ProbeRequest& req, uint32_t granted, bool huge, int fail_at) {
+  ProbeResult r;
+  r.device = req.device;
+  r.peer_device = req.peer_device.empty() ? req.device : req.peer_device;
+  r.gid = "::ffff:198.18.0.1";
+  r.peer_gid = "::ffff:198.18.0.2";
+  r.gid_index = r.peer_gid_index = 1;
+  r.path_mtu = 4096;
+  r.retry_cnt = req.retry_cnt;
+  r.timeout = req.timeout;
+  r.deadline_s = req.deadline_s;
+  r.requested_send_sge = 32;
+  r.granted_send_sge = granted;
+  r.counters_known = true;
+  r.qp_state = "RTS";
+  bool failed = false;
+  for (size_t i = 0; i < req.wrs.size(); ++i) {
+    WrOutcome w;
+    w.index = static_cast<int>(i);
+    w.spec = req.wrs[i];
+    w.num_sge = w.spec.num_sge == 0 ? granted : w.spec.num_sge;
+    w.total_bytes = static_cast<uint64_t>(w.num_sge) * w.spec.bytes;
+    w.qp_state_before = "RTS";
+    if (w.num_sge > granted) {
+      w.skip_reason = "over granted";
+    } else if (w.spec.straddle >= kPage2M && !huge) {
+      w.skip_reason = "no huge pages";
+    } else if (failed) {
+      // not posted
+    } else if (static_cast<int>(i) == fail_at) {
+      w.state = WrState::kNoCompletion;
+      w.seconds = req.deadline_s;
+      w.sges_crossing = static_cast<int>(w.num_sge);
+      w.local_delta = {{"sent_pkts", 3}};
+      w.peer_delta = {{"rcvd_pkts", 0}};
+      failed = true;
+      r.qp_state = "RTS";
+    } else {
+      w.state = WrState::kCompleted;
+      w.verified = true;
+      w.sges_crossing = static_cast<int>(w.num_sge);
+      w.seconds = 0.001;
     }
-    if (!huge_) r.notes.push_back("no huge pages for 4 x 2 MiB (mmap: Cannot allocate memory): the 2 MiB-boundary WRs were skipped");
-    return r;
+    r.wrs.push_back(w);
   }
-
- private:
-  uint32_t granted_;
-  bool huge_;
-  int fail_at_;
-  ProbeRequest* seen_;
-};
+  if (!huge) r.notes.push_back("no huge pages for 4 x 2 MiB (mmap: Cannot allocate memory): the 2 MiB-boundary WRs were skipped");
+  return r;
+}
 
 Result RunLive(const std::string& profile, uint32_t granted, bool huge, int fail_at, ProbeRequest* seen,
                Options opts = Options()) {
@@ -92,10 +76,13 @@ Result RunLive(const std::string& profile, uint32_t granted, bool huge, int fail
   v.source = "live";
   Plan plan = FixturePlan("");
   if (!opts.device) opts.device = v.devices[0].name;
-  CheckContext ctx{v, plan, opts, [&](const DeviceInfo&) -> std::unique_ptr<Device> {
-                     return std::make_unique<FakeSgeProbe>(granted, huge, fail_at, seen);
-                   }};
-  return SgePageCrossingCheck().Run(ctx);
+  testing::FakeDevice fake;
+  fake.traffic_probe.With([=](const ProbeRequest& req) -> absl::StatusOr<ProbeResult> {
+    return PlayProbe(req, granted, huge, fail_at);
+  });
+  Result r = testing::RunOnViewWithFake(SgePageCrossingCheck(), v, plan, fake, opts);
+  fake.traffic_probe.CopyLastRequest(seen);
+  return r;
 }
 
 TEST(SgePageCrossingTest, ProfileSkips) {

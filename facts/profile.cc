@@ -7,7 +7,10 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -18,17 +21,26 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/strings/substitute.h"
+#include "absl/types/span.h"
 #include "facts/devinfo_import.h"
-#include "util/status_macros.h"
 #include "util/numbers.h"
+#include "util/status_macros.h"
 
 namespace rdmacheck {
 namespace {
 
 constexpr absl::string_view kMagic = "rdmacheck-profile";
+constexpr absl::string_view kUnlimited = "unlimited";
+
+// Section kinds as their headers spell them.
+constexpr absl::string_view kHostSection = "host";
+constexpr absl::string_view kDeviceSection = "device";
+constexpr absl::string_view kPortSection = "port";
+constexpr absl::string_view kNetdevSection = "netdev";
+constexpr absl::string_view kRulesetSection = "ruleset";
 
 // ---------------------------------------------------------------------------
 // Values: numbers, booleans, strings, tokens.
@@ -90,31 +102,550 @@ bool ValidGid(const std::string& s) {
   return inet_pton(AF_INET6, s.c_str(), &a) == 1;
 }
 
-bool IsPortState(absl::string_view s) {
-  return s == "ACTIVE" || s == "DOWN" || s == "INIT" || s == "ARMED" ||
-         s == "ACTIVE_DEFER" || s == "NOP";
-}
-
 // Attributes that read better in hex: masks and the 2^64-1 "no limit".
 bool HexAttr(absl::string_view name) {
   return name == "page_size_cap" || name == "device_cap_flags" ||
          name == "device_cap_flags_ex" || name == "max_mr_size";
 }
 
+// The values a key takes, and the error for any other; in `error`, $0 is
+// the value given and $1 the allowed ones ("A, B or C").
+struct Choices {
+  absl::Span<const absl::string_view> values;
+  absl::string_view error;
+
+  bool Has(absl::string_view v) const {
+    for (absl::string_view c : values)
+      if (c == v) return true;
+    return false;
+  }
+  std::string Error(absl::string_view v) const {
+    std::string allowed;
+    for (size_t i = 0; i < values.size(); ++i)
+      absl::StrAppend(&allowed, i == 0 ? "" : i + 1 == values.size() ? " or " : ", ", values[i]);
+    return absl::Substitute(error, v, allowed);
+  }
+};
+
+constexpr absl::string_view kPortStates[] = {"ACTIVE", "DOWN",         "INIT",
+                                             "ARMED",  "ACTIVE_DEFER", "NOP"};
+constexpr absl::string_view kLinkLayers[] = {"Ethernet", "InfiniBand"};
+constexpr absl::string_view kContainerRuntimes[] = {"docker", "podman", "kubernetes", "generic"};
+// The ruleset sources HostInfo::rulesets knows (see device_view.h).
+constexpr absl::string_view kRulesetSources[] = {"nft", "iptables-nft", "iptables-legacy",
+                                                 "ip6tables-nft", "ip6tables-legacy"};
+
+constexpr Choices kPortState{kPortStates, "`$0` is not a port state; expected $1"};
+constexpr Choices kLinkLayer{kLinkLayers, "`$0` is not a link layer; expected $1"};
+constexpr Choices kContainerRuntime{kContainerRuntimes, "expected $1, got `$0`"};
+constexpr Choices kRulesetSource{kRulesetSources, "unknown ruleset source; expected $1"};
+
 // ---------------------------------------------------------------------------
-// Parser.
+// Reading values: errors name the file, the line and the field.
+
+class Reader {
+ public:
+  explicit Reader(absl::string_view file) : file_(file) {}
+
+  void At(int line) { line_ = line; }
+  // A new section: its keys may be given again, and it has said nothing.
+  void StartSection() {
+    seen_.clear();
+    said_gids_known_.reset();
+  }
+
+  absl::Status Err(absl::string_view field, absl::string_view what) const {
+    return absl::InvalidArgumentError(absl::StrCat(file_, ":", line_, ": ", field, ": ", what));
+  }
+
+  absl::Status Unknown(absl::string_view key, absl::string_view where) const {
+    return Err(key, absl::StrCat("unknown key in ", where, " (see docs/profile-format.md)"));
+  }
+
+  absl::Status Once(absl::string_view key) {
+    if (!seen_.insert(std::string(key)).second) return Err(key, "given twice in this section");
+    return absl::OkStatus();
+  }
+
+  absl::Status NeedValue(absl::string_view key, absl::string_view rest) const {
+    if (rest.empty()) return Err(key, "no value (truncated line?)");
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::string> Text(absl::string_view key, absl::string_view rest) const {
+    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
+    if (rest.front() != '"') return std::string(rest);
+    RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, Tokens(key, rest));
+    if (t.size() != 1) return Err(key, "text after the closing quote");
+    return t[0];
+  }
+
+  absl::StatusOr<uint64_t> Number(absl::string_view key, absl::string_view rest,
+                                  uint64_t max = UINT64_MAX) const {
+    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
+    uint64_t v = 0;
+    if (!ParseUnsigned(rest, &v))
+      return Err(key, absl::StrCat("expected a non-negative number (decimal or 0x hex), got `",
+                                   rest, "`"));
+    if (v > max) return Err(key, absl::StrCat("value ", rest, " out of range (max ", max, ")"));
+    return v;
+  }
+
+  absl::StatusOr<bool> YesNo(absl::string_view key, absl::string_view rest) const {
+    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
+    if (rest == "yes") return true;
+    if (rest == "no") return false;
+    return Err(key, absl::StrCat("expected yes or no, got `", rest, "`"));
+  }
+
+  absl::StatusOr<std::vector<std::string>> Tokens(absl::string_view key,
+                                                  absl::string_view rest) const {
+    std::vector<std::string> t;
+    std::string e = SplitTokens(rest, &t);
+    if (!e.empty()) return Err(key, e);
+    return t;
+  }
+
+  // What the section said with `gids_known`, if it did (see EndSection).
+  std::optional<bool>& said_gids_known() { return said_gids_known_; }
+
+ private:
+  std::string file_;
+  int line_ = 0;
+  std::set<std::string> seen_;
+  std::optional<bool> said_gids_known_;
+};
+
+// ---------------------------------------------------------------------------
+// Fields: one key of a section, with how it is read and written. The tables
+// below are the format: the reader looks keys up in them and the writer
+// writes their keys in table order, so the two cannot disagree.
+
+template <typename S>
+struct Field {
+  absl::string_view key;
+  // Reads one `key rest` line into the section's struct.
+  std::function<absl::Status(Reader&, absl::string_view key, absl::string_view rest, S&)> read;
+  // Appends the key's lines for `s`: none for an absent value.
+  std::function<void(absl::string_view key, const S& s, std::string* out)> write;
+};
+
+template <typename S>
+using Fields = std::vector<Field<S>>;
+
+template <typename S>
+const Field<S>* Find(const Fields<S>& fields, absl::string_view key) {
+  for (const Field<S>& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+template <typename S>
+void WriteFields(const Fields<S>& fields, const S& s, std::string* out) {
+  for (const Field<S>& f : fields) f.write(f.key, s, out);
+}
+
+// A key given once per section, for a std::optional member: absent, no
+// line. `parse(reader, key, rest)` gives the value or the error, `format`
+// its text.
+template <typename S, typename T, typename Parse, typename Format>
+Field<S> Scalar(absl::string_view key, std::optional<T> S::*member, Parse parse, Format format) {
+  return {key,
+          [member, parse](Reader& r, absl::string_view key, absl::string_view rest,
+                          S& s) -> absl::Status {
+            RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+            RDMACHECK_ASSIGN_OR_RETURN(T v, std::invoke(parse, r, key, rest));
+            s.*member = std::move(v);
+            return absl::OkStatus();
+          },
+          [member, format](absl::string_view key, const S& s, std::string* out) {
+            if (s.*member) absl::StrAppend(out, key, " ", format(*(s.*member)), "\n");
+          }};
+}
+
+std::string BoolText(bool b) { return b ? "yes" : "no"; }
+
+// The kinds of one-value keys.
+
+// Text: the rest of the line, or a quoted string.
+template <typename S>
+Field<S> Text(absl::string_view key, std::optional<std::string> S::*m) {
+  return Scalar(key, m, &Reader::Text, StringValue);
+}
+
+// Text that must be one of `c`.
+template <typename S>
+Field<S> Enum(absl::string_view key, std::optional<std::string> S::*m, const Choices& c) {
+  auto parse = [&c](Reader& r, absl::string_view key,
+                    absl::string_view rest) -> absl::StatusOr<std::string> {
+    RDMACHECK_ASSIGN_OR_RETURN(std::string v, r.Text(key, rest));
+    if (!c.Has(v)) return r.Err(key, c.Error(v));
+    return v;
+  };
+  return Scalar(key, m, parse, StringValue);
+}
+
+// Decimal or 0x hex up to the member type's maximum; written in decimal, or
+// in hex padded by `hex`.
+template <typename S, typename T>
+Field<S> Number(absl::string_view key, std::optional<T> S::*m,
+                std::optional<absl::PadSpec> hex = std::nullopt) {
+  auto parse = [](Reader& r, absl::string_view key, absl::string_view rest) -> absl::StatusOr<T> {
+    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, r.Number(key, rest, std::numeric_limits<T>::max()));
+    return static_cast<T>(v);
+  };
+  auto format = [hex](T v) { return hex ? absl::StrCat("0x", absl::Hex(v, *hex)) : absl::StrCat(v); };
+  return Scalar(key, m, parse, format);
+}
+
+template <typename S, typename T>
+Field<S> Hex(absl::string_view key, std::optional<T> S::*m, absl::PadSpec pad) {
+  return Number(key, m, pad);
+}
+
+// An IB MTU in bytes.
+template <typename S>
+Field<S> Mtu(absl::string_view key, std::optional<int> S::*m) {
+  auto parse = [](Reader& r, absl::string_view key, absl::string_view rest) -> absl::StatusOr<int> {
+    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, r.Number(key, rest, INT_MAX));
+    if (!IbMtuEnum(static_cast<int>(v)))
+      return r.Err(key, absl::StrCat(rest, " is not an IB MTU; expected 256, 512, 1024, 2048 or "
+                                           "4096 (bytes)"));
+    return static_cast<int>(v);
+  };
+  return Scalar(key, m, parse, [](int v) { return absl::StrCat(v); });
+}
+
+template <typename S>
+Field<S> Bool(absl::string_view key, std::optional<bool> S::*m) {
+  return Scalar(key, m, &Reader::YesNo, BoolText);
+}
+
+// RLIMIT_MEMLOCK: a number, or `unlimited` for RLIM_INFINITY.
+template <typename S>
+Field<S> Memlock(absl::string_view key, std::optional<uint64_t> S::*m) {
+  auto parse = [](Reader& r, absl::string_view key,
+                  absl::string_view rest) -> absl::StatusOr<uint64_t> {
+    if (rest == kUnlimited) return HostInfo::kUnlimited;
+    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, r.Number(key, rest));
+    if (v == HostInfo::kUnlimited) return r.Err(key, "write `unlimited` rather than 2^64-1");
+    return v;
+  };
+  auto format = [](uint64_t v) {
+    return v == HostInfo::kUnlimited ? std::string(kUnlimited) : absl::StrCat(v);
+  };
+  return Scalar(key, m, parse, format);
+}
+
+// A list of distinct tokens with its `known` flag: no line, not known; the
+// bare key, known and empty.
+template <typename S>
+Field<S> List(absl::string_view key, std::vector<std::string> S::*items, bool S::*known) {
+  return {key,
+          [items, known](Reader& r, absl::string_view key, absl::string_view rest,
+                         S& s) -> absl::Status {
+            RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+            RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+            std::set<std::string> uniq;
+            for (const std::string& v : t)
+              if (!uniq.insert(v).second) return r.Err(key, absl::StrCat("`", v, "` listed twice"));
+            s.*items = std::move(t);
+            s.*known = true;
+            return absl::OkStatus();
+          },
+          [items, known](absl::string_view key, const S& s, std::string* out) {
+            if (!(s.*known)) return;
+            absl::StrAppend(out, key);
+            for (const std::string& v : s.*items) absl::StrAppend(out, " ", Token(v));
+            absl::StrAppend(out, "\n");
+          }};
+}
+
+// `KEY NAME NUMBER` lines, one per NAME (attr, counters); the names `hex`
+// picks are written in hex.
+template <typename S>
+Field<S> Named(absl::string_view key, std::map<std::string, uint64_t> S::*map,
+               bool (*hex)(absl::string_view) = nullptr) {
+  return {key,
+          [map](Reader& r, absl::string_view key, absl::string_view rest,
+                S& s) -> absl::Status {
+            RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+            RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+            if (t.size() != 2) return r.Err(key, absl::StrCat("expected `", key, " NAME NUMBER`"));
+            std::string field = absl::StrCat(key, " ", t[0]);
+            RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, r.Number(field, t[1]));
+            if (!(s.*map).emplace(t[0], v).second) return r.Err(field, "given twice");
+            return absl::OkStatus();
+          },
+          [map, hex](absl::string_view key, const S& s, std::string* out) {
+            for (const auto& [name, value] : s.*map) {
+              absl::StrAppend(out, key, " ", Token(name), " ",
+                              hex != nullptr && hex(name) ? absl::StrCat("0x", absl::Hex(value))
+                                                          : absl::StrCat(value),
+                              "\n");
+            }
+          }};
+}
+
+// ---------------------------------------------------------------------------
+// Keys with their own line shapes.
+
+// `provenance TEXT`, any number of them, in order.
+absl::Status ReadProvenance(Reader& r, absl::string_view key, absl::string_view rest,
+                            DeviceView& v) {
+  RDMACHECK_ASSIGN_OR_RETURN(std::string text, r.Text(key, rest));
+  v.provenance.push_back(std::move(text));
+  return absl::OkStatus();
+}
+
+void WriteProvenance(absl::string_view key, const DeviceView& v, std::string* out) {
+  for (const std::string& p : v.provenance) absl::StrAppend(out, key, " ", StringValue(p), "\n");
+}
+
+// `sysctl NAME VALUE`: NAME a token, VALUE text (the rest of the line).
+absl::Status ReadSysctl(Reader& r, absl::string_view key, absl::string_view rest, HostInfo& h) {
+  RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+  size_t sp = rest.find_first_of(" \t");
+  if (rest.front() == '"') {
+    // A quoted name: take exactly one token, the rest is the value.
+    size_t j = 1;
+    while (j < rest.size() && rest[j] != '"') j += (rest[j] == '\\') ? 2 : 1;
+    sp = j + 1 < rest.size() ? j + 1 : absl::string_view::npos;
+  }
+  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest.substr(0, sp)));
+  if (t.size() != 1 || sp == absl::string_view::npos)
+    return r.Err(key, absl::StrCat("expected `", key, " NAME VALUE`"));
+  std::string field = absl::StrCat(key, " ", t[0]);
+  RDMACHECK_ASSIGN_OR_RETURN(std::string v,
+                             r.Text(field, absl::StripAsciiWhitespace(rest.substr(sp))));
+  if (!h.sysctls.emplace(t[0], std::move(v)).second) return r.Err(field, "given twice");
+  return absl::OkStatus();
+}
+
+void WriteSysctls(absl::string_view key, const HostInfo& h, std::string* out) {
+  for (const auto& [name, value] : h.sysctls)
+    absl::StrAppend(out, key, " ", Token(name), " ", StringValue(value), "\n");
+}
+
+// `dev_node NAME STATE`, both tokens.
+absl::Status ReadDevNode(Reader& r, absl::string_view key, absl::string_view rest, HostInfo& h) {
+  RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+  if (t.size() != 2)
+    return r.Err(key, absl::StrCat("expected `", key,
+                                   " NAME STATE` (STATE: rw, missing or the open error)"));
+  if (!h.dev_nodes.emplace(t[0], t[1]).second)
+    return r.Err(absl::StrCat(key, " ", t[0]), "given twice");
+  return absl::OkStatus();
+}
+
+void WriteDevNodes(absl::string_view key, const HostInfo& h, std::string* out) {
+  for (const auto& [name, state] : h.dev_nodes)
+    absl::StrAppend(out, key, " ", Token(name), " ", Token(state), "\n");
+}
+
+// `gid INDEX GID TYPE [NETDEV]`, one per INDEX.
+absl::Status ReadGid(Reader& r, absl::string_view key, absl::string_view rest, PortInfo& p) {
+  RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+  if (t.size() < 3 || t.size() > 4)
+    return r.Err(key, absl::StrCat("expected `", key, " INDEX GID TYPE [NETDEV]`"));
+  uint64_t index = 0;
+  if (!ParseUnsigned(t[0], &index) || index > INT_MAX)
+    return r.Err(key, absl::StrCat("index must be a non-negative number, got `", t[0], "`"));
+  std::string field = absl::StrCat(key, " ", index);
+  for (const GidEntry& g : p.gids)
+    if (g.index == static_cast<int>(index)) return r.Err(field, "given twice");
+  if (!ValidGid(t[1])) return r.Err(field, absl::StrCat("`", t[1], "` is not an IPv6-form GID"));
+  std::optional<GidType> type = ParseGidType(t[2]);
+  if (!type)
+    return r.Err(field, absl::StrCat("unknown GID type `", t[2],
+                                     "`; expected IB, RoCEv1, RoCEv2 or unknown"));
+  GidEntry g;
+  g.index = static_cast<int>(index);
+  g.gid = t[1];
+  g.type = *type;
+  if (t.size() == 4) g.netdev = t[3];
+  p.gids.push_back(std::move(g));
+  return absl::OkStatus();
+}
+
+void WriteGids(absl::string_view key, const PortInfo& p, std::string* out) {
+  for (const GidEntry& g : p.gids) {
+    absl::StrAppend(out, key, " ", g.index, " ", Token(g.gid), " ", GidTypeName(g.type));
+    if (!g.netdev.empty()) absl::StrAppend(out, " ", Token(g.netdev));
+    absl::StrAppend(out, "\n");
+  }
+}
+
+// A gid line means the table was read; `gids_known` says otherwise, and is
+// written only for such odd views (and for a table read and empty).
+absl::Status ReadGidsKnown(Reader& r, absl::string_view key, absl::string_view rest,
+                           PortInfo&) {
+  RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+  RDMACHECK_ASSIGN_OR_RETURN(bool b, r.YesNo(key, rest));
+  r.said_gids_known() = b;
+  return absl::OkStatus();
+}
+
+void WriteGidsKnown(absl::string_view key, const PortInfo& p, std::string* out) {
+  if (p.gids_known != !p.gids.empty())
+    absl::StrAppend(out, key, " ", BoolText(p.gids_known), "\n");
+}
+
+// One [ruleset] section: its text, and what the reader needs to rebuild it.
+struct RulesetText {
+  std::string text;
+  int lines = 0;                  // `line` keys read so far
+  bool no_final_newline = false;  // `final_newline no` read
+
+  // The text as read: every line ends with a newline unless said otherwise.
+  std::string Finish() && {
+    if (lines > 0 && !no_final_newline) text.push_back('\n');
+    return std::move(text);
+  }
+};
+
+// `line TEXT` is one line of the ruleset, so '#' and '[' in it survive.
+absl::Status ReadRulesetLine(Reader& r, absl::string_view key, absl::string_view rest,
+                             RulesetText& s) {
+  if (s.no_final_newline)
+    return r.Err(key, "after `final_newline no`, which must be the last line of the section");
+  if (s.lines++ > 0) s.text.push_back('\n');
+  RDMACHECK_ASSIGN_OR_RETURN(std::string v, r.Text(key, rest));
+  if (v.find('\n') != std::string::npos) return r.Err(key, "a line cannot hold a newline");
+  s.text += v;
+  return absl::OkStatus();
+}
+
+void WriteRulesetLines(absl::string_view key, const RulesetText& s, std::string* out) {
+  if (s.text.empty()) return;
+  absl::string_view body = s.text;
+  absl::ConsumeSuffix(&body, "\n");
+  for (absl::string_view l : absl::StrSplit(body, '\n'))
+    absl::StrAppend(out, key, " ", StringValue(l), "\n");
+}
+
+// `final_newline no`: the text did not end with a newline.
+absl::Status ReadFinalNewline(Reader& r, absl::string_view key, absl::string_view rest,
+                              RulesetText& s) {
+  RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+  RDMACHECK_ASSIGN_OR_RETURN(bool b, r.YesNo(key, rest));
+  if (b)
+    return r.Err(key, absl::StrCat("only `", key,
+                                   " no` is written; a final newline is the default"));
+  s.no_final_newline = true;
+  return absl::OkStatus();
+}
+
+void WriteFinalNewline(absl::string_view key, const RulesetText& s, std::string* out) {
+  if (!s.text.empty() && !absl::EndsWith(s.text, "\n")) absl::StrAppend(out, key, " no\n");
+}
+
+// ---------------------------------------------------------------------------
+// The sections' keys, in the order the writer writes them
+// (docs/profile-format.md).
+
+const Fields<DeviceView>& PreambleFields() {
+  static const auto* f = new Fields<DeviceView>{{"provenance", ReadProvenance, WriteProvenance}};
+  return *f;
+}
+
+const Fields<HostInfo>& HostFields() {
+  using H = HostInfo;
+  static const auto* f = new Fields<H>{
+      Text("hostname", &H::hostname),
+      Text("kernel", &H::kernel),
+      Memlock("memlock_soft", &H::memlock_soft),
+      Memlock("memlock_hard", &H::memlock_hard),
+      Number("mem_total", &H::mem_total),
+      Bool("rxe_loaded", &H::rxe_loaded),
+      Bool("is_root", &H::is_root),
+      Bool("in_container", &H::in_container),
+      Enum("container_runtime", &H::container_runtime, kContainerRuntime),
+      Text("container_marker", &H::container_marker),
+      Bool("sysfs_infiniband", &H::sysfs_infiniband),
+      Bool("dev_infiniband", &H::dev_infiniband),
+      List("providers", &H::providers, &H::providers_known),
+      {"sysctl", ReadSysctl, WriteSysctls},
+      Bool("udp4791_socket", &H::udp4791_socket),
+      Bool("cap_ipc_lock", &H::cap_ipc_lock),
+      {"dev_node", ReadDevNode, WriteDevNodes},
+  };
+  return *f;
+}
+
+const Fields<DeviceInfo>& DeviceFields() {
+  using D = DeviceInfo;
+  static const auto* f = new Fields<D>{
+      Text("driver", &D::driver),
+      Text("node_type", &D::node_type),
+      Text("transport", &D::transport),
+      Text("node_guid", &D::node_guid),
+      Text("sys_image_guid", &D::sys_image_guid),
+      Text("fw_ver", &D::fw_ver),
+      Text("hw_ver", &D::hw_ver),
+      Hex("vendor_id", &D::vendor_id, absl::kZeroPad4),
+      Number("vendor_part_id", &D::vendor_part_id),
+      Text("board_id", &D::board_id),
+      Text("netdev", &D::netdev),
+      Text("uverbs", &D::uverbs),
+      Named("attr", &D::attrs, HexAttr),
+  };
+  return *f;
+}
+
+const Fields<PortInfo>& PortFields() {
+  using P = PortInfo;
+  static const auto* f = new Fields<P>{
+      Enum("state", &P::state, kPortState),
+      Text("phys_state", &P::phys_state),
+      Enum("link_layer", &P::link_layer, kLinkLayer),
+      Mtu("active_mtu", &P::active_mtu),
+      Mtu("max_mtu", &P::max_mtu),
+      Text("rate", &P::rate),
+      Number("active_speed", &P::active_speed),
+      Number("active_width", &P::active_width),
+      Number("gid_tbl_len", &P::gid_tbl_len),
+      Number("lid", &P::lid),
+      Number("sm_lid", &P::sm_lid),
+      Number("pkey_tbl_len", &P::pkey_tbl_len),
+      Number("max_msg_sz", &P::max_msg_sz),
+      {"gids_known", ReadGidsKnown, WriteGidsKnown},
+      {"gid", ReadGid, WriteGids},
+      Named("hw_counter", &P::hw_counters),
+      Named("counter", &P::counters),
+  };
+  return *f;
+}
+
+const Fields<NetdevInfo>& NetdevFields() {
+  using N = NetdevInfo;
+  static const auto* f = new Fields<N>{
+      Number("mtu", &N::mtu),
+      Text("operstate", &N::operstate),
+      Number("ifindex", &N::ifindex),
+      List("addrs", &N::addrs, &N::addrs_known),
+  };
+  return *f;
+}
+
+const Fields<RulesetText>& RulesetFields() {
+  static const auto* f = new Fields<RulesetText>{
+      {"line", ReadRulesetLine, WriteRulesetLines},
+      {"final_newline", ReadFinalNewline, WriteFinalNewline},
+  };
+  return *f;
+}
+
+// ---------------------------------------------------------------------------
+// Parser: lines, the version line, section headers; keys go to the tables.
 
 enum class Section { kPreamble, kHost, kDevice, kPort, kNetdev, kRuleset };
 
-// The ruleset sources HostInfo::rulesets knows (see device_view.h).
-bool IsRulesetSource(absl::string_view s) {
-  return s == "nft" || s == "iptables-nft" || s == "iptables-legacy" || s == "ip6tables-nft" ||
-         s == "ip6tables-legacy";
-}
-
 class Parser {
  public:
-  explicit Parser(absl::string_view filename) : file_(filename) {}
+  explicit Parser(absl::string_view filename) : file_(filename), r_(filename) {}
 
   absl::StatusOr<DeviceView> Run(absl::string_view text) {
     view_.source = absl::StrCat("profile:", file_);
@@ -123,7 +654,7 @@ class Parser {
     if (!lines.empty() && lines.back().empty()) lines.pop_back();
     bool have_version = false;
     for (size_t i = 0; i < lines.size(); ++i) {
-      line_ = static_cast<int>(i) + 1;
+      r_.At(static_cast<int>(i) + 1);
       absl::string_view l = lines[i];
       absl::ConsumeSuffix(&l, "\r");
       l = absl::StripAsciiWhitespace(l);
@@ -144,477 +675,173 @@ class Parser {
       RDMACHECK_RETURN_IF_ERROR(KeyValue(key, rest));
     }
     if (!have_version) {
-      line_ = static_cast<int>(lines.size()) + (lines.empty() ? 1 : 0);
-      return Err(kMagic, absl::StrCat("missing version line; the first line that is not "
-                                      "a comment must be `", kMagic, " ", kProfileVersion,
-                                      "` (empty or truncated file?)"));
+      r_.At(static_cast<int>(lines.size()) + (lines.empty() ? 1 : 0));
+      return r_.Err(kMagic, absl::StrCat("missing version line; the first line that is not "
+                                         "a comment must be `", kMagic, " ", kProfileVersion,
+                                         "` (empty or truncated file?)"));
     }
-    for (auto& [where, known] : gids_known_explicit_)
-      view_.devices[where.first].ports[where.second].gids_known = known;
-    for (auto& [name, text] : view_.host.rulesets)
-      if (!ruleset_final_newline_.count(name) && ruleset_lines_[name] > 0) text.push_back('\n');
+    EndSection();
     return std::move(view_);
   }
 
  private:
-  absl::Status Err(absl::string_view field, absl::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat(file_, ":", line_, ": ", field, ": ", what));
-  }
-
   absl::Status Version(absl::string_view l) {
     std::vector<std::string> t;
     std::string e = SplitTokens(l, &t);
     if (!e.empty() || t.empty() || t[0] != kMagic)
-      return Err(kMagic, absl::StrCat("missing version line: expected `", kMagic, " ",
-                                      kProfileVersion, "` first, got `", l, "`"));
+      return r_.Err(kMagic, absl::StrCat("missing version line: expected `", kMagic, " ",
+                                         kProfileVersion, "` first, got `", l, "`"));
     uint64_t v = 0;
     if (t.size() != 2 || !ParseUnsigned(t[1], &v))
-      return Err(kMagic, absl::StrCat("version must be one number, got `", l, "`"));
+      return r_.Err(kMagic, absl::StrCat("version must be one number, got `", l, "`"));
     if (v != static_cast<uint64_t>(kProfileVersion))
-      return Err(kMagic, absl::StrCat("unsupported version ", t[1],
-                                      "; supported versions: ", kProfileVersion));
+      return r_.Err(kMagic, absl::StrCat("unsupported version ", t[1],
+                                         "; supported versions: ", kProfileVersion));
     return absl::OkStatus();
   }
 
   absl::Status Header(absl::string_view l) {
-    if (l.back() != ']') return Err(l, "section header must end with ']'");
+    if (l.back() != ']') return r_.Err(l, "section header must end with ']'");
     std::vector<std::string> t;
     std::string e = SplitTokens(l.substr(1, l.size() - 2), &t);
-    if (!e.empty()) return Err(l, e);
-    if (t.empty()) return Err(l, "empty section header");
+    if (!e.empty()) return r_.Err(l, e);
+    if (t.empty()) return r_.Err(l, "empty section header");
+    EndSection();
+    r_.StartSection();
     const std::string& kind = t[0];
-    seen_.clear();
-    if (kind == "host") {
-      if (t.size() != 1) return Err("[host]", "takes no name");
-      if (host_seen_) return Err("[host]", "duplicate section");
-      host_seen_ = true;
-      section_ = Section::kHost;
-    } else if (kind == "device") {
-      if (t.size() != 2) return Err("[device]", "expected [device NAME]");
-      if (t[1].empty()) return Err("[device]", "empty device name");
-      if (view_.Device(t[1]) != nullptr)
-        return Err(absl::StrCat("[device ", t[1], "]"), "duplicate section");
-      DeviceInfo d;
-      d.name = t[1];
-      view_.devices.push_back(std::move(d));
-      dev_ = view_.devices.size() - 1;
-      section_ = Section::kDevice;
-    } else if (kind == "port") {
-      if (t.size() != 3) return Err("[port]", "expected [port DEVICE NUMBER]");
-      std::string field = absl::StrCat("[port ", t[1], " ", t[2], "]");
-      size_t d = 0;
-      while (d < view_.devices.size() && view_.devices[d].name != t[1]) ++d;
-      if (d == view_.devices.size())
-        return Err(field, absl::StrCat("device ", t[1],
-                                       " is not declared; put [device ", t[1], "] before it"));
-      uint64_t n = 0;
-      if (!ParseUnsigned(t[2], &n) || n < 1 || n > 255)
-        return Err(field, absl::StrCat("port number must be 1..255, got ", t[2]));
-      if (view_.devices[d].Port(static_cast<int>(n)) != nullptr)
-        return Err(field, "duplicate section");
-      PortInfo p;
-      p.port_num = static_cast<int>(n);
-      view_.devices[d].ports.push_back(std::move(p));
-      dev_ = d;
-      port_ = view_.devices[d].ports.size() - 1;
-      section_ = Section::kPort;
-    } else if (kind == "netdev") {
-      if (t.size() != 2) return Err("[netdev]", "expected [netdev NAME]");
-      if (t[1].empty()) return Err("[netdev]", "empty netdev name");
-      if (view_.Netdev(t[1]) != nullptr)
-        return Err(absl::StrCat("[netdev ", t[1], "]"), "duplicate section");
-      NetdevInfo n;
-      n.name = t[1];
-      view_.netdevs.push_back(std::move(n));
-      net_ = view_.netdevs.size() - 1;
-      section_ = Section::kNetdev;
-    } else if (kind == "ruleset") {
-      if (t.size() != 2) return Err("[ruleset]", "expected [ruleset SOURCE]");
-      std::string field = absl::StrCat("[ruleset ", t[1], "]");
-      if (!IsRulesetSource(t[1]))
-        return Err(field, "unknown ruleset source; expected nft, iptables-nft, iptables-legacy, "
-                          "ip6tables-nft or ip6tables-legacy");
-      if (!view_.host.rulesets.emplace(t[1], "").second) return Err(field, "duplicate section");
-      ruleset_ = t[1];
-      section_ = Section::kRuleset;
-    } else {
-      return Err(absl::StrCat("[", kind, "]"),
-                 "unknown section; expected [host], [device NAME], [port DEVICE N], "
-                 "[netdev NAME] or [ruleset SOURCE]");
+    if (kind == kHostSection) return OpenHost(t);
+    if (kind == kDeviceSection) return OpenDevice(t);
+    if (kind == kPortSection) return OpenPort(t);
+    if (kind == kNetdevSection) return OpenNetdev(t);
+    if (kind == kRulesetSection) return OpenRuleset(t);
+    return r_.Err(absl::StrCat("[", kind, "]"),
+                  "unknown section; expected [host], [device NAME], [port DEVICE N], "
+                  "[netdev NAME] or [ruleset SOURCE]");
+  }
+
+  absl::Status OpenHost(const std::vector<std::string>& t) {
+    if (t.size() != 1) return r_.Err("[host]", "takes no name");
+    if (host_seen_) return r_.Err("[host]", "duplicate section");
+    host_seen_ = true;
+    section_ = Section::kHost;
+    where_ = "[host]";
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenDevice(const std::vector<std::string>& t) {
+    if (t.size() != 2) return r_.Err("[device]", "expected [device NAME]");
+    if (t[1].empty()) return r_.Err("[device]", "empty device name");
+    if (view_.Device(t[1]) != nullptr)
+      return r_.Err(absl::StrCat("[device ", t[1], "]"), "duplicate section");
+    DeviceInfo d;
+    d.name = t[1];
+    view_.devices.push_back(std::move(d));
+    dev_ = view_.devices.size() - 1;
+    section_ = Section::kDevice;
+    where_ = absl::StrCat("[device ", t[1], "]");
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenPort(const std::vector<std::string>& t) {
+    if (t.size() != 3) return r_.Err("[port]", "expected [port DEVICE NUMBER]");
+    std::string field = absl::StrCat("[port ", t[1], " ", t[2], "]");
+    size_t d = 0;
+    while (d < view_.devices.size() && view_.devices[d].name != t[1]) ++d;
+    if (d == view_.devices.size())
+      return r_.Err(field, absl::StrCat("device ", t[1], " is not declared; put [device ", t[1],
+                                        "] before it"));
+    uint64_t n = 0;
+    if (!ParseUnsigned(t[2], &n) || n < 1 || n > 255)
+      return r_.Err(field, absl::StrCat("port number must be 1..255, got ", t[2]));
+    if (view_.devices[d].Port(static_cast<int>(n)) != nullptr)
+      return r_.Err(field, "duplicate section");
+    PortInfo p;
+    p.port_num = static_cast<int>(n);
+    view_.devices[d].ports.push_back(std::move(p));
+    dev_ = d;
+    port_ = view_.devices[d].ports.size() - 1;
+    section_ = Section::kPort;
+    where_ = absl::StrCat("[port ", t[1], " ", n, "]");
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenNetdev(const std::vector<std::string>& t) {
+    if (t.size() != 2) return r_.Err("[netdev]", "expected [netdev NAME]");
+    if (t[1].empty()) return r_.Err("[netdev]", "empty netdev name");
+    if (view_.Netdev(t[1]) != nullptr)
+      return r_.Err(absl::StrCat("[netdev ", t[1], "]"), "duplicate section");
+    NetdevInfo n;
+    n.name = t[1];
+    view_.netdevs.push_back(std::move(n));
+    net_ = view_.netdevs.size() - 1;
+    section_ = Section::kNetdev;
+    where_ = absl::StrCat("[netdev ", t[1], "]");
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenRuleset(const std::vector<std::string>& t) {
+    if (t.size() != 2) return r_.Err("[ruleset]", "expected [ruleset SOURCE]");
+    std::string field = absl::StrCat("[ruleset ", t[1], "]");
+    if (!kRulesetSource.Has(t[1])) return r_.Err(field, kRulesetSource.Error(t[1]));
+    if (!view_.host.rulesets.emplace(t[1], "").second) return r_.Err(field, "duplicate section");
+    ruleset_name_ = t[1];
+    ruleset_ = RulesetText();
+    section_ = Section::kRuleset;
+    where_ = field;
+    return absl::OkStatus();
+  }
+
+  // What a section's lines decide together, once they are all read.
+  void EndSection() {
+    if (section_ == Section::kPort) {
+      PortInfo& p = view_.devices[dev_].ports[port_];
+      p.gids_known = r_.said_gids_known().value_or(!p.gids.empty());
+    } else if (section_ == Section::kRuleset) {
+      view_.host.rulesets[ruleset_name_] = std::move(ruleset_).Finish();
     }
-    return absl::OkStatus();
   }
 
-  // --- value helpers; `key` is the field named in errors.
-
-  absl::Status Once(absl::string_view key) {
-    if (!seen_.insert(std::string(key)).second) return Err(key, "given twice in this section");
-    return absl::OkStatus();
-  }
-
-  absl::Status NeedValue(absl::string_view key, absl::string_view rest) {
-    if (rest.empty()) return Err(key, "no value (truncated line?)");
-    return absl::OkStatus();
-  }
-
-  absl::Status Str(absl::string_view key, absl::string_view rest, std::optional<std::string>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    RDMACHECK_ASSIGN_OR_RETURN(std::string v, StrValue(key, rest));
-    *out = std::move(v);
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<std::string> StrValue(absl::string_view key, absl::string_view rest) {
-    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-    if (rest.front() != '"') return std::string(rest);
-    std::vector<std::string> t;
-    std::string e = SplitTokens(rest, &t);
-    if (!e.empty()) return Err(key, e);
-    if (t.size() != 1) return Err(key, "text after the closing quote");
-    return t[0];
-  }
-
-  absl::StatusOr<uint64_t> U64Value(absl::string_view key, absl::string_view rest,
-                                    uint64_t max = UINT64_MAX) {
-    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-    uint64_t v = 0;
-    if (!ParseUnsigned(rest, &v))
-      return Err(key, absl::StrCat("expected a non-negative number (decimal or 0x hex), got `",
-                                   rest, "`"));
-    if (v > max) return Err(key, absl::StrCat("value ", rest, " out of range (max ", max, ")"));
-    return v;
-  }
-
-  absl::Status U64(absl::string_view key, absl::string_view rest, std::optional<uint64_t>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, U64Value(key, rest));
-    *out = v;
-    return absl::OkStatus();
-  }
-
-  absl::Status U32(absl::string_view key, absl::string_view rest, std::optional<uint32_t>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, U64Value(key, rest, UINT32_MAX));
-    *out = static_cast<uint32_t>(v);
-    return absl::OkStatus();
-  }
-
-  absl::Status Int(absl::string_view key, absl::string_view rest, std::optional<int>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, U64Value(key, rest, INT_MAX));
-    *out = static_cast<int>(v);
-    return absl::OkStatus();
-  }
-
-  absl::Status Mtu(absl::string_view key, absl::string_view rest, std::optional<int>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Int(key, rest, out));
-    if (!IbMtuEnum(**out))
-      return Err(key, absl::StrCat(rest, " is not an IB MTU; expected 256, 512, 1024, 2048 or "
-                                         "4096 (bytes)"));
-    return absl::OkStatus();
-  }
-
-  absl::Status Bool(absl::string_view key, absl::string_view rest, std::optional<bool>* out) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-    if (rest == "yes") {
-      *out = true;
-    } else if (rest == "no") {
-      *out = false;
-    } else {
-      return Err(key, absl::StrCat("expected yes or no, got `", rest, "`"));
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status Memlock(absl::string_view key, absl::string_view rest,
-                       std::optional<uint64_t>* out) {
-    if (rest == "unlimited") {
-      RDMACHECK_RETURN_IF_ERROR(Once(key));
-      *out = HostInfo::kUnlimited;
-      return absl::OkStatus();
-    }
-    RDMACHECK_RETURN_IF_ERROR(U64(key, rest, out));
-    if (**out == HostInfo::kUnlimited)
-      return Err(key, "write `unlimited` rather than 2^64-1");
-    return absl::OkStatus();
-  }
-
-  // `list` present = known; the bare key = known and empty.
-  absl::Status List(absl::string_view key, absl::string_view rest,
-                    std::vector<std::string>* out, bool* known) {
-    RDMACHECK_RETURN_IF_ERROR(Once(key));
-    std::vector<std::string> t;
-    std::string e = SplitTokens(rest, &t);
-    if (!e.empty()) return Err(key, e);
-    std::set<std::string> uniq;
-    for (const std::string& s : t)
-      if (!uniq.insert(s).second) return Err(key, absl::StrCat("`", s, "` listed twice"));
-    *out = std::move(t);
-    *known = true;
-    return absl::OkStatus();
-  }
-
-  // `NAME VALUE` lines (attr, counters): NAME a token, VALUE a number.
-  absl::Status Named(absl::string_view key, absl::string_view rest,
-                     std::map<std::string, uint64_t>* out) {
-    RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-    std::vector<std::string> t;
-    std::string e = SplitTokens(rest, &t);
-    if (!e.empty()) return Err(key, e);
-    if (t.size() != 2) return Err(key, absl::StrCat("expected `", key, " NAME NUMBER`"));
-    std::string field = absl::StrCat(key, " ", t[0]);
-    RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, U64Value(field, t[1]));
-    if (!out->emplace(t[0], v).second) return Err(field, "given twice");
-    return absl::OkStatus();
-  }
-
-  absl::Status Unknown(absl::string_view key, absl::string_view where) {
-    return Err(key, absl::StrCat("unknown key in ", where, " (see docs/profile-format.md)"));
+  template <typename S>
+  absl::Status Read(const Fields<S>& fields, absl::string_view key, absl::string_view rest,
+                    S& s) {
+    const Field<S>* f = Find(fields, key);
+    if (f == nullptr) return r_.Unknown(key, where_);
+    return f->read(r_, f->key, rest, s);
   }
 
   absl::Status KeyValue(absl::string_view key, absl::string_view rest) {
     switch (section_) {
-      case Section::kPreamble:
-        if (key == "provenance") {
-          RDMACHECK_ASSIGN_OR_RETURN(std::string v, StrValue(key, rest));
-          view_.provenance.push_back(std::move(v));
-          return absl::OkStatus();
-        }
-        return Err(key, "unknown key before the first section; only `provenance` lines may "
-                        "come before [host], [device ...], [port ...] or [netdev ...]");
-      case Section::kHost:
-        return HostKey(key, rest);
-      case Section::kDevice:
-        return DeviceKey(key, rest);
-      case Section::kPort:
-        return PortKey(key, rest);
-      case Section::kNetdev:
-        return NetdevKey(key, rest);
-      case Section::kRuleset:
-        return RulesetKey(key, rest);
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status HostKey(absl::string_view key, absl::string_view rest) {
-    HostInfo& h = view_.host;
-    if (key == "hostname") return Str(key, rest, &h.hostname);
-    if (key == "kernel") return Str(key, rest, &h.kernel);
-    if (key == "memlock_soft") return Memlock(key, rest, &h.memlock_soft);
-    if (key == "memlock_hard") return Memlock(key, rest, &h.memlock_hard);
-    if (key == "mem_total") return U64(key, rest, &h.mem_total);
-    if (key == "rxe_loaded") return Bool(key, rest, &h.rxe_loaded);
-    if (key == "is_root") return Bool(key, rest, &h.is_root);
-    if (key == "in_container") return Bool(key, rest, &h.in_container);
-    if (key == "container_runtime") {
-      RDMACHECK_RETURN_IF_ERROR(Str(key, rest, &h.container_runtime));
-      for (const char* rt : {"docker", "podman", "kubernetes", "generic"})
-        if (*h.container_runtime == rt) return absl::OkStatus();
-      return Err(key, absl::StrCat("expected docker, podman, kubernetes or generic, got `",
-                                   *h.container_runtime, "`"));
-    }
-    if (key == "container_marker") return Str(key, rest, &h.container_marker);
-    if (key == "sysfs_infiniband") return Bool(key, rest, &h.sysfs_infiniband);
-    if (key == "dev_infiniband") return Bool(key, rest, &h.dev_infiniband);
-    if (key == "providers") return List(key, rest, &h.providers, &h.providers_known);
-    if (key == "udp4791_socket") return Bool(key, rest, &h.udp4791_socket);
-    if (key == "cap_ipc_lock") return Bool(key, rest, &h.cap_ipc_lock);
-    if (key == "dev_node") {
-      RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-      std::vector<std::string> t;
-      std::string e = SplitTokens(rest, &t);
-      if (!e.empty()) return Err(key, e);
-      if (t.size() != 2) return Err(key, "expected `dev_node NAME STATE` (STATE: rw, missing or the open error)");
-      std::string field = absl::StrCat("dev_node ", t[0]);
-      if (!h.dev_nodes.emplace(t[0], t[1]).second) return Err(field, "given twice");
-      return absl::OkStatus();
-    }
-    if (key == "sysctl") {
-      RDMACHECK_RETURN_IF_ERROR(NeedValue(key, rest));
-      std::vector<std::string> t;
-      size_t sp = rest.find_first_of(" \t");
-      if (rest.front() == '"') {
-        // A quoted name: take exactly one token, the rest is the value.
-        size_t j = 1;
-        while (j < rest.size() && rest[j] != '"') j += (rest[j] == '\\') ? 2 : 1;
-        sp = j + 1 < rest.size() ? j + 1 : absl::string_view::npos;
+      case Section::kPreamble: {
+        const Field<DeviceView>* f = Find(PreambleFields(), key);
+        if (f == nullptr)
+          return r_.Err(key, "unknown key before the first section; only `provenance` lines "
+                             "may come before [host], [device ...], [port ...] or [netdev ...]");
+        return f->read(r_, f->key, rest, view_);
       }
-      std::string e = SplitTokens(rest.substr(0, sp), &t);
-      if (!e.empty()) return Err(key, e);
-      if (t.size() != 1 || sp == absl::string_view::npos)
-        return Err(key, "expected `sysctl NAME VALUE`");
-      std::string field = absl::StrCat("sysctl ", t[0]);
-      RDMACHECK_ASSIGN_OR_RETURN(std::string v,
-                                 StrValue(field, absl::StripAsciiWhitespace(rest.substr(sp))));
-      if (!h.sysctls.emplace(t[0], std::move(v)).second) return Err(field, "given twice");
-      return absl::OkStatus();
+      case Section::kHost:
+        return Read(HostFields(), key, rest, view_.host);
+      case Section::kDevice:
+        return Read(DeviceFields(), key, rest, view_.devices[dev_]);
+      case Section::kPort:
+        return Read(PortFields(), key, rest, view_.devices[dev_].ports[port_]);
+      case Section::kNetdev:
+        return Read(NetdevFields(), key, rest, view_.netdevs[net_]);
+      case Section::kRuleset:
+        return Read(RulesetFields(), key, rest, ruleset_);
     }
-    return Unknown(key, "[host]");
-  }
-
-  absl::Status DeviceKey(absl::string_view key, absl::string_view rest) {
-    DeviceInfo& d = view_.devices[dev_];
-    if (key == "driver") return Str(key, rest, &d.driver);
-    if (key == "node_type") return Str(key, rest, &d.node_type);
-    if (key == "transport") return Str(key, rest, &d.transport);
-    if (key == "node_guid") return Str(key, rest, &d.node_guid);
-    if (key == "sys_image_guid") return Str(key, rest, &d.sys_image_guid);
-    if (key == "fw_ver") return Str(key, rest, &d.fw_ver);
-    if (key == "hw_ver") return Str(key, rest, &d.hw_ver);
-    if (key == "vendor_id") return U32(key, rest, &d.vendor_id);
-    if (key == "vendor_part_id") return U32(key, rest, &d.vendor_part_id);
-    if (key == "board_id") return Str(key, rest, &d.board_id);
-    if (key == "netdev") return Str(key, rest, &d.netdev);
-    if (key == "uverbs") return Str(key, rest, &d.uverbs);
-    if (key == "attr") return Named(key, rest, &d.attrs);
-    return Unknown(key, absl::StrCat("[device ", d.name, "]"));
-  }
-
-  absl::Status PortKey(absl::string_view key, absl::string_view rest) {
-    PortInfo& p = view_.devices[dev_].ports[port_];
-    if (key == "state") {
-      RDMACHECK_RETURN_IF_ERROR(Str(key, rest, &p.state));
-      if (!IsPortState(*p.state))
-        return Err(key, absl::StrCat("`", *p.state, "` is not a port state; expected ACTIVE, "
-                                     "DOWN, INIT, ARMED, ACTIVE_DEFER or NOP"));
-      return absl::OkStatus();
-    }
-    if (key == "phys_state") return Str(key, rest, &p.phys_state);
-    if (key == "link_layer") {
-      RDMACHECK_RETURN_IF_ERROR(Str(key, rest, &p.link_layer));
-      if (*p.link_layer != "Ethernet" && *p.link_layer != "InfiniBand")
-        return Err(key, absl::StrCat("`", *p.link_layer,
-                                     "` is not a link layer; expected Ethernet or InfiniBand"));
-      return absl::OkStatus();
-    }
-    if (key == "active_mtu") return Mtu(key, rest, &p.active_mtu);
-    if (key == "max_mtu") return Mtu(key, rest, &p.max_mtu);
-    if (key == "rate") return Str(key, rest, &p.rate);
-    if (key == "active_speed") return Int(key, rest, &p.active_speed);
-    if (key == "active_width") return Int(key, rest, &p.active_width);
-    if (key == "gid_tbl_len") return Int(key, rest, &p.gid_tbl_len);
-    if (key == "lid") return Int(key, rest, &p.lid);
-    if (key == "sm_lid") return Int(key, rest, &p.sm_lid);
-    if (key == "pkey_tbl_len") return Int(key, rest, &p.pkey_tbl_len);
-    if (key == "max_msg_sz") return Int(key, rest, &p.max_msg_sz);
-    if (key == "hw_counter") return Named(key, rest, &p.hw_counters);
-    if (key == "counter") return Named(key, rest, &p.counters);
-    if (key == "gids_known") {
-      std::optional<bool> b;
-      RDMACHECK_RETURN_IF_ERROR(Bool(key, rest, &b));
-      gids_known_explicit_[{dev_, port_}] = *b;
-      return absl::OkStatus();
-    }
-    if (key == "gid") return Gid(rest, &p);
-    return Unknown(key, absl::StrCat("[port ", view_.devices[dev_].name, " ", p.port_num, "]"));
-  }
-
-  absl::Status Gid(absl::string_view rest, PortInfo* p) {
-    RDMACHECK_RETURN_IF_ERROR(NeedValue("gid", rest));
-    std::vector<std::string> t;
-    std::string e = SplitTokens(rest, &t);
-    if (!e.empty()) return Err("gid", e);
-    if (t.size() < 3 || t.size() > 4)
-      return Err("gid", "expected `gid INDEX GID TYPE [NETDEV]`");
-    uint64_t index = 0;
-    if (!ParseUnsigned(t[0], &index) || index > INT_MAX)
-      return Err("gid", absl::StrCat("index must be a non-negative number, got `", t[0], "`"));
-    std::string field = absl::StrCat("gid ", index);
-    for (const GidEntry& g : p->gids)
-      if (g.index == static_cast<int>(index)) return Err(field, "given twice");
-    if (!ValidGid(t[1]))
-      return Err(field, absl::StrCat("`", t[1], "` is not an IPv6-form GID"));
-    std::optional<GidType> type = ParseGidType(t[2]);
-    if (!type)
-      return Err(field, absl::StrCat("unknown GID type `", t[2],
-                                     "`; expected IB, RoCEv1, RoCEv2 or unknown"));
-    GidEntry g;
-    g.index = static_cast<int>(index);
-    g.gid = t[1];
-    g.type = *type;
-    if (t.size() == 4) g.netdev = t[3];
-    p->gids.push_back(std::move(g));
-    // A GID line means the table was read, unless `gids_known no` says
-    // otherwise (the writer emits that only for such odd views).
-    p->gids_known = true;
     return absl::OkStatus();
-  }
-
-  absl::Status NetdevKey(absl::string_view key, absl::string_view rest) {
-    NetdevInfo& n = view_.netdevs[net_];
-    if (key == "mtu") return Int(key, rest, &n.mtu);
-    if (key == "operstate") return Str(key, rest, &n.operstate);
-    if (key == "ifindex") return Int(key, rest, &n.ifindex);
-    if (key == "addrs") return List(key, rest, &n.addrs, &n.addrs_known);
-    return Unknown(key, absl::StrCat("[netdev ", n.name, "]"));
-  }
-
-  // `line TEXT` appends one line of the ruleset; `final_newline no` says the
-  // text did not end with a newline (each line otherwise ends with one).
-  absl::Status RulesetKey(absl::string_view key, absl::string_view rest) {
-    std::string& text = view_.host.rulesets[ruleset_];
-    if (key == "line") {
-      if (ruleset_final_newline_.count(ruleset_))
-        return Err(key, "after `final_newline no`, which must be the last line of the section");
-      if (!text.empty() || ruleset_lines_[ruleset_] > 0) text.push_back('\n');
-      ++ruleset_lines_[ruleset_];
-      RDMACHECK_ASSIGN_OR_RETURN(std::string v, StrValue(key, rest));
-      if (v.find('\n') != std::string::npos) return Err(key, "a line cannot hold a newline");
-      text += v;
-      return absl::OkStatus();
-    }
-    if (key == "final_newline") {
-      std::optional<bool> b;
-      RDMACHECK_RETURN_IF_ERROR(Bool(key, rest, &b));
-      if (*b) return Err(key, "only `final_newline no` is written; a final newline is the default");
-      ruleset_final_newline_.insert(ruleset_);
-      return absl::OkStatus();
-    }
-    return Unknown(key, absl::StrCat("[ruleset ", ruleset_, "]"));
   }
 
   std::string file_;
-  int line_ = 0;
-  std::string ruleset_;
-  std::map<std::string, int> ruleset_lines_;
-  std::set<std::string> ruleset_final_newline_;
+  Reader r_;
   DeviceView view_;
   Section section_ = Section::kPreamble;
   bool host_seen_ = false;
   size_t dev_ = 0, port_ = 0, net_ = 0;
-  std::set<std::string> seen_;
-  std::map<std::pair<size_t, size_t>, bool> gids_known_explicit_;
+  std::string where_;  // the section's header, for "unknown key in [device rxe0]"
+  std::string ruleset_name_;
+  RulesetText ruleset_;
 };
-
-// ---------------------------------------------------------------------------
-// Writer helpers.
-
-void Put(std::string* out, absl::string_view key, const std::optional<std::string>& v) {
-  if (v) absl::StrAppend(out, key, " ", StringValue(*v), "\n");
-}
-template <typename T>
-void PutNum(std::string* out, absl::string_view key, const std::optional<T>& v) {
-  if (v) absl::StrAppend(out, key, " ", *v, "\n");
-}
-void PutBool(std::string* out, absl::string_view key, const std::optional<bool>& v) {
-  if (v) absl::StrAppend(out, key, " ", *v ? "yes" : "no", "\n");
-}
-void PutMemlock(std::string* out, absl::string_view key, const std::optional<uint64_t>& v) {
-  if (!v) return;
-  if (*v == HostInfo::kUnlimited) {
-    absl::StrAppend(out, key, " unlimited\n");
-  } else {
-    absl::StrAppend(out, key, " ", *v, "\n");
-  }
-}
-void PutList(std::string* out, absl::string_view key, const std::vector<std::string>& v,
-             bool known) {
-  if (!known) return;
-  absl::StrAppend(out, key);
-  for (const std::string& s : v) absl::StrAppend(out, " ", Token(s));
-  absl::StrAppend(out, "\n");
-}
 
 }  // namespace
 
@@ -626,98 +853,27 @@ std::string WriteProfile(const DeviceView& view) {
   std::string out;
   absl::StrAppend(&out, "# rdmacheck device profile; format: docs/profile-format.md\n");
   absl::StrAppend(&out, kMagic, " ", kProfileVersion, "\n");
-  for (const std::string& p : view.provenance)
-    absl::StrAppend(&out, "provenance ", StringValue(p), "\n");
-
-  const HostInfo& h = view.host;
-  absl::StrAppend(&out, "\n[host]\n");
-  Put(&out, "hostname", h.hostname);
-  Put(&out, "kernel", h.kernel);
-  PutMemlock(&out, "memlock_soft", h.memlock_soft);
-  PutMemlock(&out, "memlock_hard", h.memlock_hard);
-  PutNum(&out, "mem_total", h.mem_total);
-  PutBool(&out, "rxe_loaded", h.rxe_loaded);
-  PutBool(&out, "is_root", h.is_root);
-  PutBool(&out, "in_container", h.in_container);
-  Put(&out, "container_runtime", h.container_runtime);
-  Put(&out, "container_marker", h.container_marker);
-  PutBool(&out, "sysfs_infiniband", h.sysfs_infiniband);
-  PutBool(&out, "dev_infiniband", h.dev_infiniband);
-  PutList(&out, "providers", h.providers, h.providers_known);
-  for (const auto& [name, value] : h.sysctls)
-    absl::StrAppend(&out, "sysctl ", Token(name), " ", StringValue(value), "\n");
-  PutBool(&out, "udp4791_socket", h.udp4791_socket);
-  PutBool(&out, "cap_ipc_lock", h.cap_ipc_lock);
-  for (const auto& [name, state] : h.dev_nodes)
-    absl::StrAppend(&out, "dev_node ", Token(name), " ", Token(state), "\n");
-
+  WriteFields(PreambleFields(), view, &out);
+  absl::StrAppend(&out, "\n[", kHostSection, "]\n");
+  WriteFields(HostFields(), view.host, &out);
   for (const DeviceInfo& d : view.devices) {
-    absl::StrAppend(&out, "\n[device ", Token(d.name), "]\n");
-    Put(&out, "driver", d.driver);
-    Put(&out, "node_type", d.node_type);
-    Put(&out, "transport", d.transport);
-    Put(&out, "node_guid", d.node_guid);
-    Put(&out, "sys_image_guid", d.sys_image_guid);
-    Put(&out, "fw_ver", d.fw_ver);
-    Put(&out, "hw_ver", d.hw_ver);
-    if (d.vendor_id) absl::StrAppend(&out, "vendor_id ", absl::StrFormat("0x%04x", *d.vendor_id), "\n");
-    PutNum(&out, "vendor_part_id", d.vendor_part_id);
-    Put(&out, "board_id", d.board_id);
-    Put(&out, "netdev", d.netdev);
-    Put(&out, "uverbs", d.uverbs);
-    for (const auto& [name, value] : d.attrs) {
-      if (HexAttr(name)) {
-        absl::StrAppend(&out, "attr ", Token(name), " ", absl::StrFormat("0x%x", value), "\n");
-      } else {
-        absl::StrAppend(&out, "attr ", Token(name), " ", value, "\n");
-      }
-    }
+    absl::StrAppend(&out, "\n[", kDeviceSection, " ", Token(d.name), "]\n");
+    WriteFields(DeviceFields(), d, &out);
     for (const PortInfo& p : d.ports) {
-      absl::StrAppend(&out, "\n[port ", Token(d.name), " ", p.port_num, "]\n");
-      Put(&out, "state", p.state);
-      Put(&out, "phys_state", p.phys_state);
-      Put(&out, "link_layer", p.link_layer);
-      PutNum(&out, "active_mtu", p.active_mtu);
-      PutNum(&out, "max_mtu", p.max_mtu);
-      Put(&out, "rate", p.rate);
-      PutNum(&out, "active_speed", p.active_speed);
-      PutNum(&out, "active_width", p.active_width);
-      PutNum(&out, "gid_tbl_len", p.gid_tbl_len);
-      PutNum(&out, "lid", p.lid);
-      PutNum(&out, "sm_lid", p.sm_lid);
-      PutNum(&out, "pkey_tbl_len", p.pkey_tbl_len);
-      PutNum(&out, "max_msg_sz", p.max_msg_sz);
-      // Only when it differs from what the gid lines imply (see the doc).
-      if (p.gids_known != !p.gids.empty())
-        absl::StrAppend(&out, "gids_known ", p.gids_known ? "yes" : "no", "\n");
-      for (const GidEntry& g : p.gids) {
-        absl::StrAppend(&out, "gid ", g.index, " ", Token(g.gid), " ", GidTypeName(g.type));
-        if (!g.netdev.empty()) absl::StrAppend(&out, " ", Token(g.netdev));
-        absl::StrAppend(&out, "\n");
-      }
-      for (const auto& [name, value] : p.hw_counters)
-        absl::StrAppend(&out, "hw_counter ", Token(name), " ", value, "\n");
-      for (const auto& [name, value] : p.counters)
-        absl::StrAppend(&out, "counter ", Token(name), " ", value, "\n");
+      absl::StrAppend(&out, "\n[", kPortSection, " ", Token(d.name), " ", p.port_num, "]\n");
+      WriteFields(PortFields(), p, &out);
     }
   }
-
   for (const NetdevInfo& n : view.netdevs) {
-    absl::StrAppend(&out, "\n[netdev ", Token(n.name), "]\n");
-    PutNum(&out, "mtu", n.mtu);
-    Put(&out, "operstate", n.operstate);
-    PutNum(&out, "ifindex", n.ifindex);
-    PutList(&out, "addrs", n.addrs, n.addrs_known);
+    absl::StrAppend(&out, "\n[", kNetdevSection, " ", Token(n.name), "]\n");
+    WriteFields(NetdevFields(), n, &out);
   }
-  // Rulesets last: long, and line by line so '#' and '[' in them survive.
-  for (const auto& [name, text] : h.rulesets) {
-    absl::StrAppend(&out, "\n[ruleset ", name, "]\n");
-    if (text.empty()) continue;
-    absl::string_view body = text;
-    bool final_newline = absl::ConsumeSuffix(&body, "\n");
-    for (absl::string_view l : absl::StrSplit(body, '\n'))
-      absl::StrAppend(&out, "line ", StringValue(l), "\n");
-    if (!final_newline) absl::StrAppend(&out, "final_newline no\n");
+  // Rulesets last: long, and line by line.
+  for (const auto& [name, text] : view.host.rulesets) {
+    absl::StrAppend(&out, "\n[", kRulesetSection, " ", name, "]\n");
+    RulesetText ruleset;
+    ruleset.text = text;
+    WriteFields(RulesetFields(), ruleset, &out);
   }
   return out;
 }

@@ -3,7 +3,9 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -486,6 +488,31 @@ TEST(ProfileFixturesTest, EveryDevinfoTextImportsAndRoundTrips) {
     EXPECT_EQ(v.source, absl::StrCat("ibv_devinfo:", f));
     ASSERT_OK_AND_ASSIGN(DeviceView back, ParseProfile(WriteProfile(v), f));
     ExpectViewsEqual(v, back, f);
+  }
+}
+
+// What WriteProfile gives for each fixture, kept byte for byte under
+// fixtures/profiles/written/, so a change to the writer that alters any
+// fixture's text shows here. `bazel run //facts:profile_test` with
+// RDMACHECK_REWRITE=1 rewrites them in the source tree (only for a change
+// meant to alter the text).
+TEST(ProfileFixturesTest, EveryFixtureIsWrittenAsRecorded) {
+  std::vector<std::string> files = FixtureFiles(".profile");
+  for (const std::string& f : FixtureFiles(".devinfo.txt")) files.push_back(f);
+  ASSERT_GE(files.size(), 12u);
+  const char* workspace = getenv("BUILD_WORKSPACE_DIRECTORY");
+  bool rewrite = workspace != nullptr && getenv("RDMACHECK_REWRITE") != nullptr;
+  for (const std::string& f : files) {
+    SCOPED_TRACE(f);
+    std::string written =
+        absl::StrCat(kFixtures, "/written/", f.substr(f.rfind('/') + 1), ".written");
+    ASSERT_OK_AND_ASSIGN(DeviceView v, ReadProfileFile(f));
+    std::string text = WriteProfile(v);
+    if (rewrite) std::ofstream(absl::StrCat(workspace, "/", written), std::ios::binary) << text;
+    std::ifstream in(written, std::ios::binary);
+    ASSERT_TRUE(in) << written << " missing";
+    std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, want);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <thread>
 
+#include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -109,25 +110,18 @@ TEST(PeerMode, MergedViewNamesTheFarDevicesByHost) {
   EXPECT_EQ(m.Netdev("vb")->mtu, 9000);  // this host's vb is still there
 }
 
-class FakeDevice : public Device {
- public:
-  std::string Describe() const override { return "fake"; }
-  absl::StatusOr<QpCaps> CreateQp(const QpRequest&) override { return QpCaps(); }
-  absl::StatusOr<uint32_t> CreateCq(uint32_t cqe) override { return cqe; }
-  QueueMemory QpMemory(const QpRequest&, const QpCaps&) const override { return {}; }
-  uint64_t CqMemory(uint32_t) const override { return 0; }
-  absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override {
-    ProbeResult r;
-    r.peer_device = "local:" + req.peer_device;
-    return r;
-  }
-};
-
 TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
   LoopbackServer srv("rxe_mtu9000.profile");
   DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
-  PeerDevice d(std::make_unique<FakeDevice>(), &c);
+  // The local device marks the probes it ran.
+  auto fake = std::make_unique<testing::FakeDevice>();
+  fake->traffic_probe.With([](const ProbeRequest& req) -> absl::StatusOr<ProbeResult> {
+    ProbeResult r;
+    r.peer_device = "local:" + req.peer_device;
+    return r;
+  });
+  PeerDevice d(std::move(fake), &c);
   EXPECT_EQ(d.Describe(), "fake (peer 127.0.0.1)");
   ProbeRequest req;
   req.device = "rxe0";
