@@ -5,9 +5,6 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <ifaddrs.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -15,7 +12,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -29,13 +25,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "facts/rdma_types.h"
 #include "facts/container.h"
 #include "verbs/context.h"
 #include "util/numbers.h"
+#include "util/subprocess.h"
 
 namespace rdmacheck {
 namespace {
@@ -415,94 +411,6 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
 
 // ---- Firewall and device-node facts (issue 5). ----
 
-// Runs argv[0] (looked up in PATH) with stdin and stderr on /dev/null and
-// returns its stdout, or nullopt with *why set: not found, non-zero exit, or
-// killed after `timeout_ms` (the child is killed and reaped, never left).
-std::optional<std::string> RunTool(const std::vector<std::string>& argv, int timeout_ms,
-                                   std::string* why) {
-  std::string cmd = absl::StrJoin(argv, " ");
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    *why = absl::StrCat(cmd, ": pipe: ", strerror(errno));
-    return std::nullopt;
-  }
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    *why = absl::StrCat(cmd, ": fork: ", strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return std::nullopt;
-  }
-  if (pid == 0) {
-    int null = ::open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      ::dup2(null, 0);
-      ::dup2(null, 2);
-    }
-    ::dup2(fds[1], 1);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  auto left_ms = [&] {
-    auto d = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    return static_cast<int>(std::max<int64_t>(0, d.count()));
-  };
-  std::string out;
-  bool timed_out = false;
-  char buf[8192];
-  while (true) {
-    int left = left_ms();
-    if (left == 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd pfd{fds[0], POLLIN, 0};
-    int rc = ::poll(&pfd, 1, left);
-    if (rc < 0 && errno == EINTR) continue;
-    if (rc <= 0) {
-      timed_out = rc == 0;
-      break;
-    }
-    ssize_t n = ::read(fds[0], buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-    if (out.size() > (16u << 20)) break;  // 16 MiB: no ruleset is that big
-  }
-  ::close(fds[0]);
-  int status = 0;
-  pid_t done = 0;
-  while (!timed_out && (done = ::waitpid(pid, &status, WNOHANG)) == 0) {
-    if (left_ms() == 0) {
-      timed_out = true;
-      break;
-    }
-    ::usleep(5000);
-  }
-  if (timed_out || done != pid) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    *why = absl::StrCat(cmd, ": no result within ", timeout_ms, " ms; killed");
-    return std::nullopt;
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    *why = absl::StrCat(cmd, ": not found (exit 127)");
-    return std::nullopt;
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    *why = absl::StrCat(cmd, ": exit status ",
-                        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-                        " (needs root?)");
-    return std::nullopt;
-  }
-  return out;
-}
-
 // A socket bound to local port 4791 (0x12B7) in /proc/net/udp or udp6.
 std::optional<bool> Udp4791Socket(const GatherOptions& opts) {
   bool read_any = false;
@@ -535,13 +443,18 @@ void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
         {"ip6tables-legacy", {"ip6tables-legacy-save"}},
     };
     for (const auto& [source, argv] : kTools) {
+      absl::StatusOr<SubprocessResult> r = RunSubprocess(argv, 3.0);
       std::string why;
-      std::optional<std::string> out = RunTool(argv, 3000, &why);
-      if (out) {
-        h.rulesets[source] = std::move(*out);
+      if (!r.ok()) {
+        why = std::string(r.status().message());
+      } else if (!r->Succeeded()) {
+        // Without root, nft and iptables-save fail on the netlink socket.
+        why = absl::StrCat("'", r->command, "' ", r->HowItEnded(), r->signal == 0 ? " (needs root?)" : "");
       } else {
-        view->provenance.push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
+        h.rulesets[source] = std::move(r->out);
+        continue;
       }
+      view->provenance.push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
     }
   }
   h.udp4791_socket = Udp4791Socket(opts);
