@@ -1,13 +1,11 @@
 #include "facts/gather.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -27,8 +25,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "facts/rdma_types.h"
 #include "facts/container.h"
+#include "facts/gid_table.h"
+#include "facts/hw_counters.h"
+#include "facts/rdma_types.h"
+#include "facts/sysfs.h"
 #include "verbs/context.h"
 #include "util/numbers.h"
 #include "util/subprocess.h"
@@ -36,116 +37,11 @@
 namespace rdmacheck {
 namespace {
 
-// ---- Tolerant file access. sysfs and procfs reads do not block. ----
-
-std::string Join(absl::string_view a, absl::string_view b) {
-  if (a.empty()) return std::string(b);
-  if (absl::EndsWith(a, "/")) return absl::StrCat(a, b);
-  return absl::StrCat(a, "/", b);
-}
-
-// The whole file (up to 64 KiB), or nullopt when it cannot be opened or read
-// (sysfs returns EINVAL for, e.g., the type of an empty GID slot).
-std::optional<std::string> ReadFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  while (out.size() < 65536) {
-    ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return out;
-}
-
-// Trimmed content; nullopt when unreadable or empty (fw_ver of rxe is "").
-std::optional<std::string> ReadValue(const std::string& path) {
-  std::optional<std::string> s = ReadFile(path);
-  if (!s) return std::nullopt;
-  std::string v(absl::StripAsciiWhitespace(*s));
-  if (v.empty()) return std::nullopt;
-  return v;
-}
-
-// Decimal, or hex with 0x ("0x1a" lids, "0x15b3" vendor ids).
-std::optional<uint64_t> ParseNumber(absl::string_view s) {
-  return ParseUnsigned(absl::StripAsciiWhitespace(s));
-}
-
-std::optional<uint64_t> ReadNumber(const std::string& path) {
-  std::optional<std::string> s = ReadValue(path);
-  if (!s) return std::nullopt;
-  return ParseNumber(*s);
-}
-
-std::optional<int> ReadInt(const std::string& path) {
-  std::optional<uint64_t> v = ReadNumber(path);
-  if (!v || *v > static_cast<uint64_t>(INT_MAX)) return std::nullopt;
-  return static_cast<int>(*v);
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-// Sorted entry names, without "." and ".."; nullopt when not a readable dir.
-std::optional<std::vector<std::string>> ListDir(const std::string& path) {
-  DIR* d = ::opendir(path.c_str());
-  if (d == nullptr) return std::nullopt;
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    absl::string_view n = e->d_name;
-    if (n == "." || n == "..") continue;
-    names.emplace_back(n);
-  }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// Entries whose names are numbers ("0", "1", ...), in numeric order.
-std::vector<int> ListNumbered(const std::string& path) {
-  std::vector<int> out;
-  for (const std::string& n : ListDir(path).value_or(std::vector<std::string>{})) {
-    int i = 0;
-    if (absl::SimpleAtoi(n, &i) && i >= 0) out.push_back(i);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::optional<std::string> LinkBasename(const std::string& path) {
-  char buf[PATH_MAX];
-  ssize_t n = ::readlink(path.c_str(), buf, sizeof(buf) - 1);
-  if (n <= 0) return std::nullopt;
-  absl::string_view target(buf, static_cast<size_t>(n));
-  size_t slash = target.rfind('/');
-  if (slash != absl::string_view::npos) target.remove_prefix(slash + 1);
-  if (target.empty()) return std::nullopt;
-  return std::string(target);
-}
-
-// Numeric counter files; "N/A (no PMA)" and the "lifespan" setting are not
-// counters and are left out.
-std::map<std::string, uint64_t> ReadCounters(const std::string& dir) {
-  std::map<std::string, uint64_t> out;
-  for (const std::string& n : ListDir(dir).value_or(std::vector<std::string>{})) {
-    if (n == "lifespan") continue;
-    std::optional<std::string> s = ReadValue(Join(dir, n));
-    if (!s) continue;
-    uint64_t v = 0;
-    if (absl::SimpleAtoi(*s, &v)) out[n] = v;
-  }
-  return out;
-}
+// The roots of one gather, each a reader (facts/sysfs.h).
+struct Roots {
+  explicit Roots(const GatherOptions& o) : sys(o.sysfs_root), proc(o.proc_root), dev(o.dev_root), root(o.root) {}
+  SysfsReader sys, proc, dev, root;
+};
 
 std::optional<std::string> TransportOf(const std::string& node_type) {
   if (node_type == "CA" || node_type == "switch" || node_type == "router") return "InfiniBand";
@@ -156,79 +52,66 @@ std::optional<std::string> TransportOf(const std::string& node_type) {
 
 // ---- Ports, devices, netdevs, host. ----
 
-PortInfo ReadPort(const std::string& pdir, int num) {
+PortInfo ReadPort(const SysfsReader& sys, const std::string& pdir, int num) {
   PortInfo p;
   p.port_num = num;
-  if (auto s = ReadValue(Join(pdir, "state"))) p.state = StripSysfsNumber(*s);
-  if (auto s = ReadValue(Join(pdir, "phys_state"))) p.phys_state = StripSysfsNumber(*s);
-  p.link_layer = ReadValue(Join(pdir, "link_layer"));
-  p.rate = ReadValue(Join(pdir, "rate"));
-  p.lid = ReadInt(Join(pdir, "lid"));
-  p.sm_lid = ReadInt(Join(pdir, "sm_lid"));
+  if (auto s = sys.ReadValue(JoinPath(pdir, "state"))) p.state = StripSysfsNumber(*s);
+  if (auto s = sys.ReadValue(JoinPath(pdir, "phys_state"))) p.phys_state = StripSysfsNumber(*s);
+  p.link_layer = sys.ReadValue(JoinPath(pdir, "link_layer"));
+  p.rate = sys.ReadValue(JoinPath(pdir, "rate"));
+  p.lid = sys.ReadInt(JoinPath(pdir, "lid"));
+  p.sm_lid = sys.ReadInt(JoinPath(pdir, "sm_lid"));
   const bool ib_link = p.link_layer.has_value() && *p.link_layer == "InfiniBand";
 
-  std::string gids = Join(pdir, "gids");
-  if (ListDir(gids).has_value()) {
+  const std::string gids = JoinPath(pdir, "gids");
+  if (sys.ListDir(gids).has_value()) {
     p.gids_known = true;
-    for (int i : ListNumbered(gids)) {
-      std::optional<std::string> raw = ReadValue(Join(gids, std::to_string(i)));
-      if (!raw) continue;
-      std::optional<std::string> text = GidText(*raw);
-      if (!text) continue;  // empty slot
-      GidEntry g;
-      g.index = i;
-      g.gid = *text;
-      std::string idx = std::to_string(i);
-      std::optional<std::string> type = ReadValue(Join(pdir, "gid_attrs/types/" + idx));
-      if (type) g.type = ParseGidType(*type).value_or(GidType::kUnknown);
-      // "IB/RoCE v1" is what an InfiniBand port says for its IB GIDs too.
-      if (ib_link && (!type || g.type == GidType::kRoceV1)) g.type = GidType::kIb;
-      g.netdev = ReadValue(Join(pdir, "gid_attrs/ndevs/" + idx)).value_or("");
-      p.gids.push_back(std::move(g));
+    for (int i : sys.ListNumbered(gids)) {
+      if (std::optional<GidEntry> g = ReadPortGid(sys, pdir, i, ib_link)) p.gids.push_back(*std::move(g));
     }
   }
-  p.hw_counters = ReadCounters(Join(pdir, "hw_counters"));
-  p.counters = ReadCounters(Join(pdir, "counters"));
+  p.hw_counters = ReadCounterDir(sys, JoinPath(pdir, "hw_counters")).value_or(Counters{});
+  p.counters = ReadCounterDir(sys, JoinPath(pdir, "counters")).value_or(Counters{});
   return p;
 }
 
-std::map<std::string, std::string> UverbsByIbdev(const GatherOptions& opts) {
+std::map<std::string, std::string> UverbsByIbdev(const SysfsReader& sys) {
   std::map<std::string, std::string> out;
-  std::string dir = Join(opts.sysfs_root, "class/infiniband_verbs");
-  for (const std::string& n : ListDir(dir).value_or(std::vector<std::string>{})) {
+  const std::string dir = "class/infiniband_verbs";
+  for (const std::string& n : sys.ListDir(dir).value_or(std::vector<std::string>{})) {
     if (!absl::StartsWith(n, "uverbs")) continue;
-    if (auto ib = ReadValue(Join(dir, n + "/ibdev"))) out[*ib] = n;
+    if (auto ib = sys.ReadValue(JoinPath(dir, n + "/ibdev"))) out[*ib] = n;
   }
   return out;
 }
 
-DeviceInfo ReadDevice(const GatherOptions& opts, const std::string& name,
+DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
                       const std::map<std::string, std::string>& uverbs) {
-  std::string d = Join(Join(opts.sysfs_root, "class/infiniband"), name);
+  const std::string d = JoinPath("class/infiniband", name);
   DeviceInfo dev;
   dev.name = name;
-  if (auto s = ReadValue(Join(d, "node_type"))) {
+  if (auto s = sys.ReadValue(JoinPath(d, "node_type"))) {
     dev.node_type = StripSysfsNumber(*s);
     dev.transport = TransportOf(*dev.node_type);
   }
-  dev.node_guid = ReadValue(Join(d, "node_guid"));
-  dev.sys_image_guid = ReadValue(Join(d, "sys_image_guid"));
-  dev.fw_ver = ReadValue(Join(d, "fw_ver"));
-  dev.hw_ver = ReadValue(Join(d, "hw_rev"));
-  dev.board_id = ReadValue(Join(d, "board_id"));
-  if (auto v = ReadNumber(Join(d, "device/vendor"))) dev.vendor_id = static_cast<uint32_t>(*v);
-  if (auto v = ReadNumber(Join(d, "device/device"))) {
+  dev.node_guid = sys.ReadValue(JoinPath(d, "node_guid"));
+  dev.sys_image_guid = sys.ReadValue(JoinPath(d, "sys_image_guid"));
+  dev.fw_ver = sys.ReadValue(JoinPath(d, "fw_ver"));
+  dev.hw_ver = sys.ReadValue(JoinPath(d, "hw_rev"));
+  dev.board_id = sys.ReadValue(JoinPath(d, "board_id"));
+  if (auto v = sys.ReadNumber(JoinPath(d, "device/vendor"))) dev.vendor_id = static_cast<uint32_t>(*v);
+  if (auto v = sys.ReadNumber(JoinPath(d, "device/device"))) {
     dev.vendor_part_id = static_cast<uint32_t>(*v);
   }
   // rxe names its netdev in "parent" (drivers/infiniband/sw/rxe/rxe_verbs.c).
-  std::optional<std::string> parent = ReadValue(Join(d, "parent"));
-  dev.driver = InferDriver(name, LinkBasename(Join(d, "device/driver")), parent.has_value(),
+  std::optional<std::string> parent = sys.ReadValue(JoinPath(d, "parent"));
+  dev.driver = InferDriver(name, sys.LinkBasename(JoinPath(d, "device/driver")), parent.has_value(),
                            dev.node_type);
   auto u = uverbs.find(name);
   if (u != uverbs.end()) dev.uverbs = u->second;
 
-  for (int num : ListNumbered(Join(d, "ports"))) {
-    dev.ports.push_back(ReadPort(Join(d, "ports/" + std::to_string(num)), num));
+  for (int num : sys.ListNumbered(JoinPath(d, "ports"))) {
+    dev.ports.push_back(ReadPort(sys, JoinPath(d, "ports/" + std::to_string(num)), num));
   }
   dev.netdev = parent;
   if (!dev.netdev) {
@@ -277,13 +160,13 @@ void QueryVerbs(DeviceInfo* dev, DeviceView* view) {
   }
 }
 
-NetdevInfo ReadNetdev(const GatherOptions& opts, const std::string& name) {
-  std::string d = Join(Join(opts.sysfs_root, "class/net"), name);
+NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name) {
+  const std::string d = JoinPath("class/net", name);
   NetdevInfo n;
   n.name = name;
-  n.mtu = ReadInt(Join(d, "mtu"));
-  n.operstate = ReadValue(Join(d, "operstate"));
-  n.ifindex = ReadInt(Join(d, "ifindex"));
+  n.mtu = sys.ReadInt(JoinPath(d, "mtu"));
+  n.operstate = sys.ReadValue(JoinPath(d, "operstate"));
+  n.ifindex = sys.ReadInt(JoinPath(d, "ifindex"));
   return n;
 }
 
@@ -333,7 +216,7 @@ void ReadAddresses(std::vector<NetdevInfo>* netdevs) {
   ::freeifaddrs(list);
 }
 
-std::vector<std::string> ProviderLibraries(const std::string& root, bool* known) {
+std::vector<std::string> ProviderLibraries(const SysfsReader& root, bool* known) {
   std::set<std::string> names;
   *known = true;
   for (const char* pattern :
@@ -341,7 +224,7 @@ std::vector<std::string> ProviderLibraries(const std::string& root, bool* known)
         "usr/lib/libibverbs/lib*-rdmav*.so"}) {
     glob_t g;
     std::memset(&g, 0, sizeof(g));
-    std::string full = Join(root, pattern);
+    const std::string full = root.Path(pattern);
     int rc = ::glob(full.c_str(), 0, nullptr, &g);
     if (rc == 0) {
       for (size_t i = 0; i < g.gl_pathc; ++i) {
@@ -360,7 +243,7 @@ std::vector<std::string> ProviderLibraries(const std::string& root, bool* known)
   return std::vector<std::string>(names.begin(), names.end());
 }
 
-HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bound_netdevs) {
+HostInfo ReadHost(const GatherOptions& opts, const Roots& r, const std::vector<std::string>& bound_netdevs) {
   HostInfo h;
   char host[256] = {0};
   if (::gethostname(host, sizeof(host) - 1) == 0 && host[0] != '\0') h.hostname = host;
@@ -373,17 +256,17 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
     h.memlock_hard = rl.rlim_max == RLIM_INFINITY ? HostInfo::kUnlimited
                                                   : static_cast<uint64_t>(rl.rlim_max);
   }
-  if (auto mi = ReadFile(Join(opts.proc_root, "meminfo"))) {
+  if (auto mi = r.proc.ReadFile("meminfo")) {
     for (absl::string_view line : absl::StrSplit(*mi, '\n')) {
       if (!absl::ConsumePrefix(&line, "MemTotal:")) continue;
       line = absl::StripAsciiWhitespace(line);
       bool kb = absl::ConsumeSuffix(&line, "kB");
-      uint64_t v = 0;
-      if (absl::SimpleAtoi(absl::StripAsciiWhitespace(line), &v)) h.mem_total = kb ? v * 1024 : v;
+      if (std::optional<uint64_t> v = ParseUnsigned(absl::StripAsciiWhitespace(line)))
+        h.mem_total = kb ? *v * 1024 : *v;
       break;
     }
   }
-  h.rxe_loaded = Exists(Join(opts.sysfs_root, "module/rdma_rxe"));
+  h.rxe_loaded = r.sys.Exists("module/rdma_rxe");
   h.is_root = ::geteuid() == 0;
   {
     // Markers and their order: facts/container.h. "false" means "no marker
@@ -394,16 +277,16 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
     h.container_runtime = c.runtime;
     h.container_marker = c.marker;
   }
-  h.sysfs_infiniband = Exists(Join(opts.sysfs_root, "class/infiniband"));
-  h.dev_infiniband = Exists(Join(opts.dev_root, "infiniband"));
-  h.providers = ProviderLibraries(opts.root, &h.providers_known);
+  h.sysfs_infiniband = r.sys.Exists("class/infiniband");
+  h.dev_infiniband = r.dev.Exists("infiniband");
+  h.providers = ProviderLibraries(r.root, &h.providers_known);
 
   std::vector<std::string> scopes = {"all", "default"};
   scopes.insert(scopes.end(), bound_netdevs.begin(), bound_netdevs.end());
   for (const std::string& scope : scopes) {
     for (const char* key : {"accept_local", "rp_filter", "arp_ignore", "arp_announce"}) {
-      std::string path = Join(opts.proc_root, absl::StrCat("sys/net/ipv4/conf/", scope, "/", key));
-      if (auto v = ReadValue(path)) h.sysctls[absl::StrCat("net.ipv4.conf.", scope, ".", key)] = *v;
+      const std::string path = absl::StrCat("sys/net/ipv4/conf/", scope, "/", key);
+      if (auto v = r.proc.ReadValue(path)) h.sysctls[absl::StrCat("net.ipv4.conf.", scope, ".", key)] = *v;
     }
   }
   return h;
@@ -412,10 +295,10 @@ HostInfo ReadHost(const GatherOptions& opts, const std::vector<std::string>& bou
 // ---- Firewall and device-node facts (issue 5). ----
 
 // A socket bound to local port 4791 (0x12B7) in /proc/net/udp or udp6.
-std::optional<bool> Udp4791Socket(const GatherOptions& opts) {
+std::optional<bool> Udp4791Socket(const SysfsReader& proc) {
   bool read_any = false;
   for (const char* f : {"net/udp", "net/udp6"}) {
-    std::optional<std::string> text = ReadFile(Join(opts.proc_root, f));
+    std::optional<std::string> text = proc.ReadFile(f);
     if (!text) continue;
     read_any = true;
     for (absl::string_view line : absl::StrSplit(*text, '\n')) {
@@ -431,7 +314,7 @@ std::optional<bool> Udp4791Socket(const GatherOptions& opts) {
   return false;
 }
 
-void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
+void ReadFirewallAndNodes(const GatherOptions& opts, const Roots& r, DeviceView* view) {
   HostInfo& h = view->host;
   // Only against the real host: the tools see it, not a fixture tree.
   if (opts.sysfs_root == "/sys" && opts.read_rulesets) {
@@ -457,21 +340,20 @@ void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
       view->provenance.push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
     }
   }
-  h.udp4791_socket = Udp4791Socket(opts);
-  std::string dir = Join(opts.dev_root, "infiniband");
+  h.udp4791_socket = Udp4791Socket(r.proc);
   std::vector<std::string> nodes;
   for (const DeviceInfo& d : view->devices)
     if (d.uverbs) nodes.push_back(*d.uverbs);
-  if (!nodes.empty() || Exists(dir)) nodes.push_back("rdma_cm");
+  if (!nodes.empty() || r.dev.Exists("infiniband")) nodes.push_back("rdma_cm");
   for (const std::string& n : nodes) {
-    std::string path = Join(dir, n);
-    if (!Exists(path)) {
+    const std::string rel = JoinPath("infiniband", n);
+    if (!r.dev.Exists(rel)) {
       h.dev_nodes[n] = "missing";
       continue;
     }
     // Opening a uverbs node allocates nothing until a command is written:
     // it tells whether this process could use the device, and changes nothing.
-    int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
+    int fd = ::open(r.dev.Path(rel).c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
     if (fd >= 0) {
       ::close(fd);
       h.dev_nodes[n] = "rw";
@@ -479,7 +361,7 @@ void ReadFirewallAndNodes(const GatherOptions& opts, DeviceView* view) {
       h.dev_nodes[n] = strerror(errno);
     }
   }
-  if (std::optional<std::string> st = ReadFile(Join(opts.proc_root, "self/status"))) {
+  if (std::optional<std::string> st = r.proc.ReadFile("self/status")) {
     for (absl::string_view line : absl::StrSplit(*st, '\n')) {
       if (!absl::ConsumePrefix(&line, "CapEff:")) continue;
       uint64_t caps = 0;
@@ -513,17 +395,6 @@ std::string StripSysfsNumber(absl::string_view text) {
     if (digits) text.remove_prefix(colon + 2);
   }
   return std::string(absl::StripAsciiWhitespace(text));
-}
-
-std::optional<std::string> GidText(absl::string_view sysfs_gid) {
-  std::string s(absl::StripAsciiWhitespace(sysfs_gid));
-  in6_addr a;
-  if (::inet_pton(AF_INET6, s.c_str(), &a) != 1) return std::nullopt;
-  static const in6_addr kZero = {};
-  if (std::memcmp(&a, &kZero, sizeof(a)) == 0) return std::nullopt;
-  char out[INET6_ADDRSTRLEN] = {0};
-  if (::inet_ntop(AF_INET6, &a, out, sizeof(out)) == nullptr) return std::nullopt;
-  return std::string(out);
 }
 
 std::optional<std::string> InferDriver(absl::string_view ibdev,
@@ -653,18 +524,18 @@ void ApplyPortAttr(const ibv_port_attr& a, PortInfo* p) {
 absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   DeviceView view;
   view.source = "live";
+  const Roots roots(opts);
 
-  std::vector<std::string> names =
-      ListDir(Join(opts.sysfs_root, "class/infiniband")).value_or(std::vector<std::string>{});
+  std::vector<std::string> names = roots.sys.ListDir("class/infiniband").value_or(std::vector<std::string>{});
   if (opts.only_device) {
     if (std::find(names.begin(), names.end(), *opts.only_device) == names.end()) {
       return absl::NotFoundError(verbs::NoSuchDeviceMessage(*opts.only_device, names));
     }
     names = {*opts.only_device};
   }
-  std::map<std::string, std::string> uverbs = UverbsByIbdev(opts);
+  std::map<std::string, std::string> uverbs = UverbsByIbdev(roots.sys);
   for (const std::string& name : names) {
-    DeviceInfo dev = ReadDevice(opts, name, uverbs);
+    DeviceInfo dev = ReadDevice(roots.sys, name, uverbs);
     if (opts.use_verbs) QueryVerbs(&dev, &view);
     view.devices.push_back(std::move(dev));
   }
@@ -677,12 +548,12 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
       for (const GidEntry& g : p.gids)
         if (!g.netdev.empty()) bound.insert(g.netdev);
   }
-  for (const std::string& n : bound) view.netdevs.push_back(ReadNetdev(opts, n));
+  for (const std::string& n : bound) view.netdevs.push_back(ReadNetdev(roots.sys, n));
   // getifaddrs sees the real host, so only when sysfs is the real one too.
   if (opts.sysfs_root == "/sys") ReadAddresses(&view.netdevs);
 
-  view.host = ReadHost(opts, std::vector<std::string>(bound.begin(), bound.end()));
-  ReadFirewallAndNodes(opts, &view);
+  view.host = ReadHost(opts, roots, std::vector<std::string>(bound.begin(), bound.end()));
+  ReadFirewallAndNodes(opts, roots, &view);
   return view;
 }
 

@@ -54,11 +54,6 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts);
 // text without a "<number>: " prefix is returned trimmed.
 std::string StripSysfsNumber(absl::string_view text);
 
-// A sysfs GID ("fe80:0000:...:0001", 8 groups) in compressed text
-// ("fe80::1", "::ffff:198.18.0.1"); nullopt for the all-zero (empty) entry
-// or text that is not an IPv6 address.
-std::optional<std::string> GidText(absl::string_view sysfs_gid);
-
 // The provider name ("mlx5", "rxe", "siw", ...) from what sysfs shows:
 // the kernel driver bound to the parent device (device/driver link basename,
 // e.g. "mlx5_core"), whether the ib device has rxe's "parent" attribute, its

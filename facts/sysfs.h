@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -38,7 +37,7 @@ class SysfsReader {
   // largest procfs files read (mountinfo, net/udp) stay well below it.
   static constexpr size_t kMaxFileBytes = size_t{256} << 10;
 
-  explicit SysfsReader(std::string root) : root_(std::move(root)) {}
+  explicit SysfsReader(absl::string_view root) : root_(root) {}
 
   const std::string& root() const { return root_; }
   // The full path of `rel`, for the calls this class does not wrap (open,
