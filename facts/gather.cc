@@ -316,8 +316,8 @@ std::optional<bool> Udp4791Socket(const SysfsReader& proc) {
 
 void ReadFirewallAndNodes(const GatherOptions& opts, const Roots& r, DeviceView* view) {
   HostInfo& h = view->host;
-  // Only against the real host: the tools see it, not a fixture tree.
-  if (opts.sysfs_root == "/sys" && opts.read_rulesets) {
+  // The tools see the running host, not a fixture tree.
+  if (opts.live_host && opts.read_rulesets) {
     const std::pair<const char*, std::vector<std::string>> kTools[] = {
         {"nft", {"nft", "list", "ruleset"}},
         {"iptables-nft", {"iptables-nft-save"}},
@@ -549,8 +549,8 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
         if (!g.netdev.empty()) bound.insert(g.netdev);
   }
   for (const std::string& n : bound) view.netdevs.push_back(ReadNetdev(roots.sys, n));
-  // getifaddrs sees the real host, so only when sysfs is the real one too.
-  if (opts.sysfs_root == "/sys") ReadAddresses(&view.netdevs);
+  // getifaddrs sees the running host, so only when the tree is its own.
+  if (opts.live_host) ReadAddresses(&view.netdevs);
 
   view.host = ReadHost(opts, roots, std::vector<std::string>(bound.begin(), bound.end()));
   ReadFirewallAndNodes(opts, roots, &view);

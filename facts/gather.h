@@ -10,7 +10,8 @@
 //   absl::StatusOr<DeviceView> view = GatherLive(opts);
 //   const PortInfo* p1 = view->devices[0].Port(1);   // p1->active_mtu, p1->gids
 //
-// Tests point the roots at a fake tree (fixtures/sysfs) with use_verbs = false.
+// Tests point the roots at a fake tree (fixtures/sysfs) with use_verbs and
+// live_host off.
 #ifndef RDMACHECK_FACTS_GATHER_H_
 #define RDMACHECK_FACTS_GATHER_H_
 
@@ -32,6 +33,12 @@ struct GatherOptions {
   // Where /.dockerenv, /run/.containerenv and /usr/lib*/.../libibverbs/ are
   // looked up; tests point it into a fixture.
   std::string root = "/";
+  // The roots above are this host's: the facts no file tree holds are asked
+  // of the running system too (interface addresses through getifaddrs, the
+  // nft / iptables-save rulesets). Off for a fixture tree, whose netdevs and
+  // firewall are not this host's. Said outright rather than guessed from the
+  // roots' paths.
+  bool live_host = true;
   // Query each device with ibv_query_device_ex / ibv_query_port. A device
   // that cannot be opened keeps its sysfs facts, and a line saying why goes
   // to DeviceView::provenance ("gather: rxe0: verbs not read: ...").
