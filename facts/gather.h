@@ -46,9 +46,9 @@ struct GatherOptions {
   // Only this device (and its netdevs). NotFound "no RDMA device named X
   // (found: ...)" when sysfs does not list it.
   std::optional<std::string> only_device;
-  // Run nft / iptables-save for the firewall rulesets. Each is a fork+exec
-  // (tens of ms under emulation): callers that need no firewall facts
-  // (diag create-qp, a run without firewall-4791) turn it off.
+  // Run nft / iptables-save for the firewall rulesets (with live_host only).
+  // Each is a fork+exec (tens of ms under emulation): callers that need no
+  // firewall facts (diag create-qp, a run without firewall-4791) turn it off.
   bool read_rulesets = true;
 };
 

@@ -62,10 +62,10 @@ int Spawn(const std::vector<std::string>& argv, int out_w, int err_w, pid_t* pid
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out_w, 1);
   posix_spawn_file_actions_adddup2(&fa, err_w, 2);
-  // The child starts with default signal handling and nothing blocked,
-  // whatever this process set up for itself (e.g. SIGPIPE ignored for its
-  // sockets): a tool writing into a closed pipe should die as it would
-  // from a shell.
+  // An ignored signal and the blocked mask survive exec (signal(7)): the
+  // child starts with SIGPIPE, SIGINT and SIGTERM at their defaults and
+  // nothing blocked, so it ends on a closed pipe or a Ctrl-C as it would
+  // from a shell, whatever this process set up for itself.
   sigset_t none, defaults;
   sigemptyset(&none);
   sigemptyset(&defaults);
