@@ -1,63 +1,24 @@
 #include "facts/container.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "facts/sysfs.h"
 
 namespace rdmacheck {
 namespace {
 
-std::string Join(absl::string_view a, absl::string_view b) {
-  if (a.empty()) return std::string(b);
-  if (absl::EndsWith(a, "/")) return absl::StrCat(a, b);
-  return absl::StrCat(a, "/", b);
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-// procfs/sysfs files do not block; 256 KiB covers a long mountinfo.
-std::optional<std::string> ReadFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  while (out.size() < (256u << 10)) {
-    ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return out;
-}
-
-std::vector<std::string> UverbsIn(const std::string& dir) {
+// uverbsN entries of a directory, sorted.
+std::vector<std::string> UverbsIn(const SysfsReader& fs, absl::string_view dir) {
   std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
-  while (struct dirent* e = ::readdir(d)) {
-    if (absl::StartsWith(e->d_name, "uverbs")) out.emplace_back(e->d_name);
-  }
-  ::closedir(d);
-  std::sort(out.begin(), out.end());
+  for (std::string& n : fs.ListDir(dir).value_or(std::vector<std::string>{}))
+    if (absl::StartsWith(n, "uverbs")) out.push_back(std::move(n));
   return out;
 }
 
@@ -155,19 +116,19 @@ ContainerFacts ClassifyContainer(const ContainerSigns& s) {
 
 ContainerSigns ReadContainerSigns(absl::string_view root, absl::string_view proc_root,
                                   absl::string_view sysfs_root, absl::string_view dev_root) {
+  const SysfsReader fs(root), proc(proc_root), sys(sysfs_root), dev(dev_root);
   ContainerSigns s;
-  s.dockerenv = Exists(Join(root, ".dockerenv"));
-  if (Exists(Join(root, "run/.containerenv")))
-    s.containerenv = ReadFile(Join(root, "run/.containerenv")).value_or("");
+  s.dockerenv = fs.Exists(".dockerenv");
+  if (fs.Exists("run/.containerenv")) s.containerenv = fs.ReadFile("run/.containerenv").value_or("");
   const char* k8s = std::getenv("KUBERNETES_SERVICE_HOST");
   s.k8s_env = k8s != nullptr && *k8s != '\0';
-  s.k8s_serviceaccount = Exists(Join(root, "var/run/secrets/kubernetes.io/serviceaccount"));
-  s.pid1_environ = ReadFile(Join(proc_root, "1/environ"));  // root only; absent otherwise
-  s.pid1_cgroup = ReadFile(Join(proc_root, "1/cgroup"));
-  s.self_mountinfo = ReadFile(Join(proc_root, "self/mountinfo"));
+  s.k8s_serviceaccount = fs.Exists("var/run/secrets/kubernetes.io/serviceaccount");
+  s.pid1_environ = proc.ReadFile("1/environ");  // root only; absent otherwise
+  s.pid1_cgroup = proc.ReadFile("1/cgroup");
+  s.self_mountinfo = proc.ReadFile("self/mountinfo");
   s.proc_readable = s.self_mountinfo.has_value();
-  s.sysfs_uverbs = UverbsIn(Join(sysfs_root, "class/infiniband_verbs"));
-  s.dev_uverbs = UverbsIn(Join(dev_root, "infiniband"));
+  s.sysfs_uverbs = UverbsIn(sys, "class/infiniband_verbs");
+  s.dev_uverbs = UverbsIn(dev, "infiniband");
   return s;
 }
 

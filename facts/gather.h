@@ -10,7 +10,8 @@
 //   absl::StatusOr<DeviceView> view = GatherLive(opts);
 //   const PortInfo* p1 = view->devices[0].Port(1);   // p1->active_mtu, p1->gids
 //
-// Tests point the roots at a fake tree (fixtures/sysfs) with use_verbs = false.
+// Tests point the roots at a fake tree (fixtures/sysfs) with use_verbs and
+// live_host off.
 #ifndef RDMACHECK_FACTS_GATHER_H_
 #define RDMACHECK_FACTS_GATHER_H_
 
@@ -32,6 +33,12 @@ struct GatherOptions {
   // Where /.dockerenv, /run/.containerenv and /usr/lib*/.../libibverbs/ are
   // looked up; tests point it into a fixture.
   std::string root = "/";
+  // The roots above are this host's: the facts no file tree holds are asked
+  // of the running system too (interface addresses through getifaddrs, the
+  // nft / iptables-save rulesets). Off for a fixture tree, whose netdevs and
+  // firewall are not this host's. Said outright rather than guessed from the
+  // roots' paths.
+  bool live_host = true;
   // Query each device with ibv_query_device_ex / ibv_query_port. A device
   // that cannot be opened keeps its sysfs facts, and a line saying why goes
   // to DeviceView::provenance ("gather: rxe0: verbs not read: ...").
@@ -39,9 +46,9 @@ struct GatherOptions {
   // Only this device (and its netdevs). NotFound "no RDMA device named X
   // (found: ...)" when sysfs does not list it.
   std::optional<std::string> only_device;
-  // Run nft / iptables-save for the firewall rulesets. Each is a fork+exec
-  // (tens of ms under emulation): callers that need no firewall facts
-  // (diag create-qp, a run without firewall-4791) turn it off.
+  // Run nft / iptables-save for the firewall rulesets (with live_host only).
+  // Each is a fork+exec (tens of ms under emulation): callers that need no
+  // firewall facts (diag create-qp, a run without firewall-4791) turn it off.
   bool read_rulesets = true;
 };
 
@@ -53,11 +60,6 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts);
 // "5: LinkUp" -> "LinkUp", "4: ACTIVE" -> "ACTIVE", "1: CA" -> "CA";
 // text without a "<number>: " prefix is returned trimmed.
 std::string StripSysfsNumber(absl::string_view text);
-
-// A sysfs GID ("fe80:0000:...:0001", 8 groups) in compressed text
-// ("fe80::1", "::ffff:198.18.0.1"); nullopt for the all-zero (empty) entry
-// or text that is not an IPv6 address.
-std::optional<std::string> GidText(absl::string_view sysfs_gid);
 
 // The provider name ("mlx5", "rxe", "siw", ...) from what sysfs shows:
 // the kernel driver bound to the parent device (device/driver link basename,

@@ -25,6 +25,7 @@ GatherOptions FixtureOptions() {
   o.dev_root = std::string(kFixture) + "/dev";
   o.root = std::string(kFixture) + "/root";
   o.use_verbs = false;
+  o.live_host = false;
   return o;
 }
 
@@ -110,14 +111,26 @@ TEST_F(GatherFixtureTest, InfinibandDeviceFactsAndPmaCounters) {
                                        Pair("symbol_error", 0u)));
 }
 
-TEST_F(GatherFixtureTest, BoundNetdevWithoutAddressesOffTheRealSysfs) {
+TEST_F(GatherFixtureTest, BoundNetdevWithoutAddressesOffTheLiveHost) {
   ASSERT_EQ(view_.netdevs.size(), 1u);
   const NetdevInfo* va = view_.Netdev("va");
   ASSERT_NE(va, nullptr);
   EXPECT_EQ(va->mtu, 1500);
   EXPECT_EQ(va->operstate, "up");
   EXPECT_EQ(va->ifindex, 3);
-  EXPECT_FALSE(va->addrs_known) << "getifaddrs is only asked about the real /sys";
+  EXPECT_FALSE(va->addrs_known) << "getifaddrs is only asked with live_host";
+}
+
+// live_host, not the roots' paths, says whether the running system is asked.
+TEST(GatherTest, LiveHostAsksTheRunningSystemWhateverTheRoots) {
+  GatherOptions o = FixtureOptions();
+  o.live_host = true;
+  o.read_rulesets = false;  // hermetic: no nft / iptables-save
+  ASSERT_OK_AND_ASSIGN(DeviceView v, GatherLive(o));
+  const NetdevInfo* va = v.Netdev("va");
+  ASSERT_NE(va, nullptr);
+  EXPECT_TRUE(va->addrs_known) << "getifaddrs was asked";
+  EXPECT_EQ(va->mtu, 1500) << "the files still come from the fixture";
 }
 
 TEST_F(GatherFixtureTest, HostFactsFromTheFakeTree) {
@@ -207,13 +220,6 @@ TEST(StripSysfsNumberTest, Table) {
       {"x: y", "x: y"},
   };
   for (const auto& r : kRows) EXPECT_EQ(StripSysfsNumber(r.in), r.out) << r.in;
-}
-
-TEST(GidTextTest, CompressesAndSkipsEmpty) {
-  EXPECT_EQ(GidText("fe80:0000:0000:0000:a4b2:39ff:fe4e:1c2d\n"), "fe80::a4b2:39ff:fe4e:1c2d");
-  EXPECT_EQ(GidText("0000:0000:0000:0000:0000:ffff:c612:0001"), "::ffff:198.18.0.1");
-  EXPECT_EQ(GidText("0000:0000:0000:0000:0000:0000:0000:0000"), std::nullopt);
-  EXPECT_EQ(GidText("not a gid"), std::nullopt);
 }
 
 TEST(InferDriverTest, Table) {

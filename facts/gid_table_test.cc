@@ -50,5 +50,12 @@ TEST(GidTableTest, TableKeepsNonEmpty) {
   EXPECT_EQ(t[1].index, 1);
 }
 
+TEST(GidTextTest, CompressesAndSkipsEmpty) {
+  EXPECT_EQ(GidText("fe80:0000:0000:0000:a4b2:39ff:fe4e:1c2d\n"), "fe80::a4b2:39ff:fe4e:1c2d");
+  EXPECT_EQ(GidText("0000:0000:0000:0000:0000:ffff:c612:0001"), "::ffff:198.18.0.1");
+  EXPECT_EQ(GidText("0000:0000:0000:0000:0000:0000:0000:0000"), std::nullopt);
+  EXPECT_EQ(GidText("not a gid"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -1,30 +1,29 @@
 #include "facts/hw_counters.h"
 
-#include <dirent.h>
+#include <utility>
+#include <vector>
 
-#include <fstream>
-#include <memory>
-
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace rdmacheck {
 
-absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::string_view dev, int port) {
-  const std::string dir =
-      absl::StrCat(sysfs_root, "/class/infiniband/", dev, "/ports/", port, "/hw_counters");
-  std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), closedir);
-  if (!d) return absl::NotFoundError(absl::StrCat("opendir(", dir, "): no hw_counters"));
+std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir) {
+  std::optional<std::vector<std::string>> names = fs.ListDir(dir);
+  if (!names) return std::nullopt;
   Counters out;
-  while (dirent* e = readdir(d.get())) {
-    std::string name = e->d_name;
-    if (name.empty() || name[0] == '.' || name == "lifespan") continue;
-    std::ifstream f(absl::StrCat(dir, "/", name));
-    std::string text;
-    uint64_t v;
-    if (f && std::getline(f, text) && absl::SimpleAtoi(text, &v)) out[name] = v;
+  for (const std::string& n : *names) {
+    if (n == "lifespan") continue;
+    if (std::optional<uint64_t> v = fs.ReadNumber(absl::StrCat(dir, "/", n))) out[n] = *v;
   }
   return out;
+}
+
+absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::string_view dev, int port) {
+  const SysfsReader fs(sysfs_root);
+  const std::string dir = absl::StrCat("class/infiniband/", dev, "/ports/", port, "/hw_counters");
+  std::optional<Counters> c = ReadCounterDir(fs, dir);
+  if (!c) return absl::NotFoundError(absl::StrCat("opendir(", fs.Path(dir), "): no hw_counters"));
+  return *std::move(c);
 }
 
 Counters CounterDelta(const Counters& before, const Counters& after) {

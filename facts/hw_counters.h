@@ -1,6 +1,9 @@
-// ReadHwCounters: a port's hw_counters directory
-// (<sysfs>/class/infiniband/<dev>/ports/<port>/hw_counters/*) as name ->
-// value. rxe has sent_pkts, rcvd_pkts, send_err, retry_exceeded_err, ...
+// The one reader of a port's counter directories in sysfs: hw_counters
+// (<sysfs>/class/infiniband/<dev>/ports/<port>/hw_counters/*, the driver's:
+// rxe has sent_pkts, rcvd_pkts, send_err, retry_exceeded_err, ...) and
+// counters (the IB PMA's: port_xmit_data, symbol_error, ...), as
+// name -> value. The gather reads both with ReadCounterDir; the probe
+// snapshots hw_counters with ReadHwCounters.
 //
 //   absl::StatusOr<Counters> c = ReadHwCounters("/sys", "rxe0", 1);
 //   (*c)["sent_pkts"]
@@ -9,10 +12,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "facts/sysfs.h"
 
 namespace rdmacheck {
 
@@ -22,8 +27,12 @@ using Counters = std::map<std::string, uint64_t>;
 // reset shows as 0).
 Counters CounterDelta(const Counters& before, const Counters& after);
 
-// NotFound when the directory is absent (a driver without hw_counters);
-// files that do not hold a number are left out.
+// The numeric files of `dir` (relative to fs's root); "N/A (no PMA)" and the
+// "lifespan" setting (drivers/infiniband/core/sysfs.c) are not counters and
+// are left out. nullopt when `dir` is not a readable directory.
+std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir);
+
+// NotFound when the directory is absent (a driver without hw_counters).
 absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::string_view dev, int port);
 
 }  // namespace rdmacheck

@@ -1,20 +1,11 @@
 #include "tools/watch/qp_dump.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <utility>
 
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
-#include "util/clock.h"
+#include "util/subprocess.h"
 
 namespace rdmacheck {
 namespace {
@@ -85,89 +76,15 @@ absl::StatusOr<std::vector<QpRecord>> ParseRdmaQpJson(absl::string_view text,
   return out;
 }
 
-absl::StatusOr<std::string> RunWithDeadline(const std::vector<std::string>& argv, double deadline_s) {
-  const std::string cmd = absl::StrJoin(argv, " ");
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) return absl::InternalError(absl::StrCat("pipe2: ", strerror(errno)));
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    return absl::InternalError(absl::StrCat("pipe2: ", strerror(errno)));
-  }
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    int e = errno;
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    return absl::InternalError(absl::StrCat("fork for '", cmd, "': ", strerror(e)));
-  }
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    execvp(args[0], args.data());
-    _exit(errno == ENOENT ? 127 : 126);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  std::string out, err;
-  const double end = MonotonicSeconds() + deadline_s;
-  bool timed_out = false;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_fds = 2;
-  while (open_fds > 0) {
-    int ms = static_cast<int>((end - MonotonicSeconds()) * 1000);
-    if (ms <= 0) {
-      timed_out = true;
-      break;
-    }
-    int rc = poll(fds, 2, ms);
-    if (rc < 0 && errno == EINTR) continue;
-    if (rc <= 0) {
-      timed_out = rc == 0;
-      break;
-    }
-    for (int k = 0; k < 2; ++k) {
-      if (fds[k].fd < 0 || fds[k].revents == 0) continue;
-      char buf[65536];
-      ssize_t n = read(fds[k].fd, buf, sizeof buf);
-      if (n > 0) {
-        (k == 0 ? out : err).append(buf, static_cast<size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        close(fds[k].fd);
-        fds[k].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  for (pollfd& p : fds)
-    if (p.fd >= 0) close(p.fd);
-  if (timed_out) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
-    return absl::DeadlineExceededError(absl::StrCat("'", cmd, "' did not finish within ", deadline_s, " s"));
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    return absl::NotFoundError(absl::StrCat("'", cmd, "': ", argv[0],
-                                            " not found (install iproute2: apt-get install iproute2)"));
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    while (!err.empty() && err.back() == '\n') err.pop_back();
-    return absl::InternalError(absl::StrCat(
-        "'", cmd, "' ", WIFEXITED(status) ? absl::StrCat("exited ", WEXITSTATUS(status))
-                                          : absl::StrCat("killed by signal ", WTERMSIG(status)),
-        err.empty() ? "" : ": ", err));
-  }
-  return out;
-}
-
 absl::StatusOr<std::string> RunRdmaQpDump(double deadline_s, const std::string& argv0) {
-  return RunWithDeadline({argv0, "-j", "-d", "res", "show", "qp"}, deadline_s);
+  absl::StatusOr<SubprocessResult> r = RunSubprocess({argv0, "-j", "-d", "res", "show", "qp"}, deadline_s);
+  if (absl::IsNotFound(r.status())) {
+    return absl::NotFoundError(
+        absl::StrCat(r.status().message(), " (install iproute2: apt-get install iproute2)"));
+  }
+  if (!r.ok()) return r.status();
+  if (absl::Status st = r->ExitStatus(); !st.ok()) return st;
+  return std::move(r->out);
 }
 
 }  // namespace rdmacheck

@@ -42,15 +42,11 @@ struct QpRecord {
 absl::StatusOr<std::vector<QpRecord>> ParseRdmaQpJson(absl::string_view text,
                                                       absl::string_view source);
 
-// Runs `rdma -j -d res show qp` (fork/exec, no shell), killing it after
-// `deadline_s`: DeadlineExceeded then; NotFound when the tool is missing;
-// Internal with its stderr when it exits non-zero. `argv0` overrides the
-// program (tests).
+// Runs `rdma -j -d res show qp` through RunSubprocess (util/subprocess.h),
+// killing it after `deadline_s`: DeadlineExceeded then; NotFound saying to
+// install iproute2 when the tool is missing; Internal with its stderr when
+// it exits non-zero. `argv0` overrides the program (tests).
 absl::StatusOr<std::string> RunRdmaQpDump(double deadline_s, const std::string& argv0 = "rdma");
-
-// Runs argv (argv[0] searched in PATH) with stdin from /dev/null and
-// returns its stdout; the same errors as RunRdmaQpDump. Exposed for tests.
-absl::StatusOr<std::string> RunWithDeadline(const std::vector<std::string>& argv, double deadline_s);
 
 }  // namespace rdmacheck
 

@@ -1,5 +1,8 @@
 #include "tools/watch/qp_dump.h"
 
+#include <sys/stat.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -96,24 +99,42 @@ TEST(ParseRdmaQpJson, RecordedGuestDump) {
   EXPECT_FALSE(qps[3].pid.has_value());
 }
 
-TEST(RunWithDeadline, ReturnsStdout) {
-  ASSERT_OK_AND_ASSIGN(std::string out, RunWithDeadline({"echo", "[]"}, 5));
+// A stand-in for the rdma tool: a shell script with this body.
+std::string FakeRdma(const std::string& name, const std::string& body) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name;
+  std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+  EXPECT_EQ(::chmod(path.c_str(), 0755), 0);
+  return path;
+}
+
+TEST(RunRdmaQpDump, ReturnsStdoutOfTheDumpCommand) {
+  const std::string rdma = FakeRdma("rdma_ok", "[ \"$*\" = \"-j -d res show qp\" ] || exit 9; echo '[]'");
+  ASSERT_OK_AND_ASSIGN(std::string out, RunRdmaQpDump(5, rdma));
   EXPECT_EQ(out, "[]\n");
 }
 
-TEST(RunWithDeadline, KillsAChildPastItsDeadline) {
-  EXPECT_THAT(RunWithDeadline({"sleep", "5"}, 0.2),
-              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("'sleep 5' did not finish within 0.2 s")));
-}
+struct RunFails {
+  const char* name;
+  const char* body;  // nullptr: no such program
+  double deadline_s;
+  absl::StatusCode code;
+  const char* message;
+};
 
-TEST(RunWithDeadline, MissingProgramIsNotFound) {
-  EXPECT_THAT(RunRdmaQpDump(5, "/nonexistent/rdma"),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("/nonexistent/rdma not found")));
-}
-
-TEST(RunWithDeadline, NonZeroExitCarriesStderr) {
-  EXPECT_THAT(RunWithDeadline({"sh", "-c", "echo 'error: no netlink' >&2; exit 3"}, 5),
-              StatusIs(absl::StatusCode::kInternal, HasSubstr("exited 3: error: no netlink")));
+TEST(RunRdmaQpDump, Failures) {
+  const RunFails rows[] = {
+      {"rdma_missing", nullptr, 5, absl::StatusCode::kNotFound,
+       "/nonexistent/rdma not found (install iproute2: apt-get install iproute2)"},
+      {"rdma_hangs", "exec sleep 5", 0.2, absl::StatusCode::kDeadlineExceeded,
+       "show qp' did not finish within 0.2 s"},
+      {"rdma_fails", "echo 'error: no netlink' >&2; exit 3", 5, absl::StatusCode::kInternal,
+       "exited 3: error: no netlink"},
+  };
+  for (const RunFails& r : rows) {
+    const std::string rdma = r.body ? FakeRdma(r.name, r.body) : "/nonexistent/rdma";
+    EXPECT_THAT(RunRdmaQpDump(r.deadline_s, rdma), StatusIs(r.code, HasSubstr(r.message))) << r.name;
+  }
 }
 
 }  // namespace

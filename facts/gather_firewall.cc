@@ -1,0 +1,64 @@
+// What decides whether RoCE v2 (UDP 4791) gets in: the host's firewall
+// rulesets, as nft and iptables-save print them (parsed by facts/firewall/),
+// and whether a socket already has the port.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "facts/gather_internal.h"
+#include "facts/sysfs.h"
+#include "util/subprocess.h"
+
+namespace rdmacheck::gather_internal {
+
+void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance) {
+  const std::pair<const char*, std::vector<std::string>> kTools[] = {
+      {"nft", {"nft", "list", "ruleset"}},
+      {"iptables-nft", {"iptables-nft-save"}},
+      {"iptables-legacy", {"iptables-legacy-save"}},
+      {"ip6tables-nft", {"ip6tables-nft-save"}},
+      {"ip6tables-legacy", {"ip6tables-legacy-save"}},
+  };
+  for (const auto& [source, argv] : kTools) {
+    absl::StatusOr<SubprocessResult> r = RunSubprocess(argv, 3.0);
+    std::string why;
+    if (!r.ok()) {
+      why = std::string(r.status().message());
+    } else if (!r->Succeeded()) {
+      // Without root, nft and iptables-save fail on the netlink socket.
+      why = absl::StrCat("'", r->command, "' ", r->HowItEnded(), r->signal == 0 ? " (needs root?)" : "");
+    } else {
+      h->rulesets[source] = std::move(r->out);
+      continue;
+    }
+    provenance->push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
+  }
+}
+
+// Local address "0100007F:12B7": the port is the hex after the last colon
+// (net/ipv4/udp.c, udp4_format_sock).
+std::optional<bool> Udp4791Socket(const SysfsReader& proc) {
+  bool read_any = false;
+  for (const char* f : {"net/udp", "net/udp6"}) {
+    std::optional<std::string> text = proc.ReadFile(f);
+    if (!text) continue;
+    read_any = true;
+    for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+      std::vector<absl::string_view> cols = absl::StrSplit(line, ' ', absl::SkipEmpty());
+      if (cols.size() < 2) continue;
+      absl::string_view local = cols[1];
+      size_t colon = local.rfind(':');
+      if (colon != absl::string_view::npos && absl::EqualsIgnoreCase(local.substr(colon + 1), "12B7"))
+        return true;
+    }
+  }
+  if (!read_any) return std::nullopt;
+  return false;
+}
+
+}  // namespace rdmacheck::gather_internal

@@ -1,0 +1,67 @@
+// The pieces GatherLive (facts/gather.cc) puts together, one file each.
+// Not part of the public surface: that is facts/gather.h.
+#ifndef RDMACHECK_FACTS_GATHER_INTERNAL_H_
+#define RDMACHECK_FACTS_GATHER_INTERNAL_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/device_view.h"
+#include "facts/gather.h"
+#include "facts/sysfs.h"
+
+namespace rdmacheck::gather_internal {
+
+// The roots of one gather, each a reader.
+struct Roots {
+  explicit Roots(const GatherOptions& o) : sys(o.sysfs_root), proc(o.proc_root), dev(o.dev_root), root(o.root) {}
+  SysfsReader sys, proc, dev, root;
+};
+
+// ---- gather_device.cc: devices, ports, GIDs and counters from sysfs. ----
+
+// uverbsN by the ib device it serves (class/infiniband_verbs/uverbsN/ibdev).
+std::map<std::string, std::string> UverbsByIbdev(const SysfsReader& sys);
+// class/infiniband/<name> with its ports; the netdev from rxe's "parent" or
+// the first GID that names one.
+DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
+                      const std::map<std::string, std::string>& uverbs);
+
+// ---- gather_verbs.cc: device and port limits from libibverbs. ----
+
+// Opens the device and applies ibv_query_device_ex / ibv_query_port; what
+// fails is said in a provenance line and the sysfs facts stay.
+void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance);
+
+// ---- gather_netdev.cc: the netdevs the devices are bound to. ----
+
+// class/net/<name>: mtu, operstate, ifindex.
+NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name);
+// Addresses of the running host's interfaces ("198.18.0.1/24"), by name
+// (getifaddrs).
+void ReadAddresses(std::vector<NetdevInfo>* netdevs);
+
+// ---- gather_host.cc: host facts. ----
+
+// Identity, rlimits, memory, rdma_rxe, container markers, provider
+// libraries, and the rp_filter-family sysctls of all, default and each
+// bound netdev.
+HostInfo ReadHost(const Roots& r, const std::vector<std::string>& bound_netdevs);
+// Whether this process can use the devices: /dev/infiniband/uverbsN and
+// rdma_cm ("rw", "missing" or the open error) and CAP_IPC_LOCK.
+void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, HostInfo* h);
+
+// ---- gather_firewall.cc: what decides whether RoCE v2 (UDP 4791) gets in. ----
+
+// nft and the four iptables-save variants, each through RunSubprocess; a
+// tool that cannot be read is a provenance line.
+void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance);
+// A socket bound to local port 4791 in /proc/net/udp or udp6; nullopt when
+// neither could be read.
+std::optional<bool> Udp4791Socket(const SysfsReader& proc);
+
+}  // namespace rdmacheck::gather_internal
+
+#endif  // RDMACHECK_FACTS_GATHER_INTERNAL_H_

@@ -1,0 +1,77 @@
+// The netdevs the RDMA devices are bound to: sysfs class/net, and the
+// running host's addresses.
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "facts/gather_internal.h"
+#include "facts/sysfs.h"
+
+namespace rdmacheck {
+namespace {
+
+int PrefixLen(const sockaddr* mask) {
+  if (mask == nullptr) return -1;
+  const unsigned char* b = nullptr;
+  size_t len = 0;
+  if (mask->sa_family == AF_INET) {
+    b = reinterpret_cast<const unsigned char*>(
+        &reinterpret_cast<const sockaddr_in*>(mask)->sin_addr);
+    len = 4;
+  } else if (mask->sa_family == AF_INET6) {
+    b = reinterpret_cast<const unsigned char*>(
+        &reinterpret_cast<const sockaddr_in6*>(mask)->sin6_addr);
+    len = 16;
+  } else {
+    return -1;
+  }
+  int bits = 0;
+  for (size_t i = 0; i < len; ++i) bits += __builtin_popcount(b[i]);
+  return bits;
+}
+
+}  // namespace
+
+namespace gather_internal {
+
+NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name) {
+  const std::string d = JoinPath("class/net", name);
+  NetdevInfo n;
+  n.name = name;
+  n.mtu = sys.ReadInt(JoinPath(d, "mtu"));
+  n.operstate = sys.ReadValue(JoinPath(d, "operstate"));
+  n.ifindex = sys.ReadInt(JoinPath(d, "ifindex"));
+  return n;
+}
+
+void ReadAddresses(std::vector<NetdevInfo>* netdevs) {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return;
+  for (NetdevInfo& n : *netdevs) n.addrs_known = true;
+  for (ifaddrs* a = list; a != nullptr; a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_name == nullptr) continue;
+    int fam = a->ifa_addr->sa_family;
+    if (fam != AF_INET && fam != AF_INET6) continue;
+    char text[INET6_ADDRSTRLEN] = {0};
+    const void* src = fam == AF_INET
+                          ? static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr)
+                          : static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in6*>(a->ifa_addr)->sin6_addr);
+    if (::inet_ntop(fam, src, text, sizeof(text)) == nullptr) continue;
+    std::string addr = text;
+    int plen = PrefixLen(a->ifa_netmask);
+    if (plen >= 0) addr = absl::StrCat(addr, "/", plen);
+    for (NetdevInfo& n : *netdevs) {
+      if (n.name == a->ifa_name) n.addrs.push_back(addr);
+    }
+  }
+  ::freeifaddrs(list);
+}
+
+}  // namespace gather_internal
+}  // namespace rdmacheck
