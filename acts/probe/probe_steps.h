@@ -133,23 +133,6 @@ bool WaitSendCompletion(const ProbeEnd& a, double deadline_s, const std::atomic<
 // What is left of deadline_s since `since` (monotonic seconds), never < 0.
 double SecondsLeft(double deadline_s, double since);
 
-// What the receiver's CQ said about a SEND's receive.
-struct RecvCompletion {
-  enum class State { kCompleted, kNone, kError };
-  State state = State::kNone;
-  // kError: the completion's status and vendor error; absent when
-  // ibv_poll_cq itself failed (wc_status_text then says so).
-  std::optional<int> wc_status;
-  std::string wc_status_text;
-  uint32_t vendor_err = 0;
-};
-// The outcome of waiting for one receive completion.
-RecvCompletion RecvCompletionOf(const WaitOutcome& wo);
-// Writes a failed receive into *w, on the receive side: no receive
-// (kNoCompletion) or its error status. A good receive leaves *w as the send
-// left it.
-void RecordRecvCompletion(const RecvCompletion& rc, WrOutcome* w);
-
 // The port's hw_counters now, or nullopt when they cannot be read.
 std::optional<Counters> SnapCounters(const std::string& sysfs_root, const ProbeEnd& e);
 // ibv_query_qp's state ("RTS", "ERR"), "none" before the QP exists.
