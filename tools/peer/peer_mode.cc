@@ -9,8 +9,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "facts/profile.h"
+#include "tools/peer/messages.h"
 #include "tools/peer/peer_match.h"
 #include "tools/peer/remote_probe.h"
 #include "acts/probe/probe.h"
@@ -52,11 +52,11 @@ absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const 
   auto owned = std::make_unique<PeerChannel>(*std::move(ch));
   absl::Status st = owned->Handshake(tool_version);
   if (!st.ok()) return st;
-  st = owned->Send("PROFILE", WriteProfile(local));
+  st = SendMsg(*owned, ProfileMsg{WriteProfile(local)});
   if (!st.ok()) return st;
-  absl::StatusOr<PeerFrame> f = owned->Receive("PROFILE");
+  absl::StatusOr<ProfileMsg> f = ReceiveMsg<ProfileMsg>(*owned);
   if (!f.ok()) return f.status();
-  absl::StatusOr<DeviceView> remote = ParseProfile(f->payload, absl::StrCat("peer ", owned->peer_name()));
+  absl::StatusOr<DeviceView> remote = ParseProfile(f->text, absl::StrCat("peer ", owned->peer_name()));
   if (!remote.ok()) return remote.status();
   return PeerClient(std::move(owned), hp->first, *std::move(remote));
 }
@@ -64,16 +64,14 @@ absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const 
 PeerClient::~PeerClient() {
   if (!ch_) return;
   std::lock_guard<std::mutex> lock(*mu_);
-  (void)ch_->Send("BYE", "");
+  (void)SendMsg(*ch_, ByeMsg{});
 }
 
 absl::StatusOr<std::vector<std::string>> PeerClient::ExchangeVerdicts(const std::vector<std::string>& ours) {
   std::lock_guard<std::mutex> lock(*mu_);
-  absl::Status st = ch_->Send("VERDICTS", absl::StrJoin(ours, "\n"));
-  if (!st.ok()) return st;
-  absl::StatusOr<PeerFrame> f = ch_->Receive("VERDICTS");
-  if (!f.ok()) return f.status();
-  return std::vector<std::string>(absl::StrSplit(f->payload, '\n', absl::SkipEmpty()));
+  absl::StatusOr<VerdictsMsg> theirs = AskMsg<VerdictsMsg>(*ch_, VerdictsMsg{ours});
+  if (!theirs.ok()) return theirs.status();
+  return std::move(theirs->lines);
 }
 
 DeviceView MergePeerView(const DeviceView& local, const DeviceView& remote, const std::string& host,
@@ -128,14 +126,14 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
     log << "client " << who << ": " << st.message() << "\n";
     return st;
   }
-  absl::StatusOr<PeerFrame> pf = ch.Receive("PROFILE");
+  absl::StatusOr<ProfileMsg> pf = ReceiveMsg<ProfileMsg>(ch);
   if (!pf.ok()) return pf.status();
-  absl::StatusOr<DeviceView> client_view = ParseProfile(pf->payload, absl::StrCat("client ", who));
+  absl::StatusOr<DeviceView> client_view = ParseProfile(pf->text, absl::StrCat("client ", who));
   if (!client_view.ok()) {
     ch.SendError(client_view.status().message());
     return client_view.status();
   }
-  if (st = ch.Send("PROFILE", WriteProfile(served)); !st.ok()) return st;
+  if (st = SendMsg(ch, ProfileMsg{WriteProfile(served)}); !st.ok()) return st;
   const std::string client_dev = client_view->devices.empty() ? "" : client_view->devices[0].name;
   log << "client " << who << ": rdmacheck " << ch.peer_version() << ", device " << client_dev << "\n";
   int probes = 0;
@@ -151,11 +149,11 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       log << "client " << who << ": " << f.status().message() << "\n";
       return f.status();
     }
-    if (f->type == "BYE") {
+    if (f->type == ByeMsg::kType) {
       log << "client " << who << ": done, " << probes << " probes served\n";
       return absl::OkStatus();
     }
-    if (f->type == "PROBE_SETUP") {
+    if (f->type == ProbeSetupMsg::kType) {
       ++probes;
       st = ServePeerProbe(ch, *f, device);
       log << "client " << who << ": probe " << probes << " " << (st.ok() ? "served" : std::string(st.message()))
@@ -163,9 +161,10 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       if (!st.ok() && (absl::IsDeadlineExceeded(st) || absl::IsUnavailable(st) || absl::IsDataLoss(st))) return st;
       continue;  // the client got an ERROR frame and may go on
     }
-    if (f->type == "VERDICTS") {
-      for (absl::string_view l : absl::StrSplit(f->payload, '\n', absl::SkipEmpty()))
-        log << "client " << who << " verdict: " << l << "\n";
+    if (f->type == VerdictsMsg::kType) {
+      absl::StatusOr<VerdictsMsg> theirs = VerdictsMsg::Decode(f->payload);
+      if (!theirs.ok()) return theirs.status();
+      for (const std::string& l : theirs->lines) log << "client " << who << " verdict: " << l << "\n";
       // Our own side of the comparison, from this end.
       Plan plan;
       Options opts;
@@ -177,7 +176,7 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       log << "this end verdict: " << line << "\n";
       for (const Evidence& e : r.evidence)
         if (e.verdict != Verdict::kPass) log << "  " << e.subject << ": " << e.actual << "\n";
-      if (st = ch.Send("VERDICTS", line); !st.ok()) return st;
+      if (st = SendMsg(ch, VerdictsMsg{{line}}); !st.ok()) return st;
       continue;
     }
     ch.SendError(absl::StrCat("unexpected ", f->type, " frame"));

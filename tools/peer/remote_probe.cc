@@ -4,56 +4,32 @@
 #include <infiniband/verbs.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "acts/probe/completion_wait.h"
 #include "acts/probe/probe_steps.h"
 #include "acts/probe/probe_util.h"
 #include "acts/probe/sge_layout.h"
 #include "facts/hw_counters.h"
 #include "facts/rdma_types.h"
+#include "tools/peer/messages.h"
 #include "util/clock.h"
 #include "util/status_macros.h"
 
 namespace rdmacheck {
 namespace {
 
-using Fields = std::map<std::string, std::string>;
-
 // The far QP from its QPN and textual GID, as they crossed the side channel.
-absl::StatusOr<RemoteQp> FarQp(int64_t qpn, const std::string& gid) {
+absl::StatusOr<RemoteQp> FarQp(uint32_t qpn, const std::string& gid) {
   RemoteQp q;
-  q.qpn = static_cast<uint32_t>(qpn);
+  q.qpn = qpn;
   q.gid_text = gid;
   if (inet_pton(AF_INET6, gid.c_str(), q.gid.raw) != 1)
     return absl::InvalidArgumentError(absl::StrCat("peer GID '", gid, "' is not an IPv6 address"));
   return q;
-}
-
-void PutCounters(const std::string& prefix, const Counters& c, Fields* f) {
-  for (const auto& [k, v] : c) (*f)[prefix + k] = absl::StrCat(v);
-}
-Counters GetCounters(const std::string& prefix, const Fields& f) {
-  Counters c;
-  for (const auto& [k, v] : f) {
-    uint64_t n;
-    if (absl::StartsWith(k, prefix) && absl::SimpleAtoi(v, &n)) c[k.substr(prefix.size())] = n;
-  }
-  return c;
-}
-
-absl::StatusOr<Fields> Ask(PeerChannel& ch, absl::string_view type, const Fields& f, absl::string_view reply) {
-  RDMACHECK_RETURN_IF_ERROR(ch.Send(type, EncodeFields(f)));
-  RDMACHECK_ASSIGN_OR_RETURN(PeerFrame got, ch.Receive(reply));
-  return DecodeFields(got.payload, reply);
 }
 
 ibv_mtu MtuEnum(int64_t v) {
@@ -73,128 +49,90 @@ struct Served {
 // PROBE_SETUP: checks the request, creates and connects the QP, registers
 // the target, answers PROBE_READY.
 absl::Status ServeSetup(PeerChannel& ch, const PeerFrame& setup, const std::string& device, Served* sv) {
-  const std::string what = "PROBE_SETUP";
-  RDMACHECK_ASSIGN_OR_RETURN(Fields f, DecodeFields(setup.payload, what));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string want_dev, FieldStr(f, "device", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t port, FieldInt(f, "port", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t cqpn, FieldInt(f, "qpn", what));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string cgid, FieldStr(f, "gid", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t cmtu, FieldInt(f, "mtu", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t recv_bytes, FieldInt(f, "recv_bytes", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t to, FieldInt(f, "timeout", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rc, FieldInt(f, "retry_cnt", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rnr, FieldInt(f, "rnr_retry", what));
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeSetupMsg m, ProbeSetupMsg::Decode(setup.payload));
+  const absl::string_view what = ProbeSetupMsg::kType;
   // The same bounds as the local probe: 7 retries forever on rxe.
-  if (to < 1 || to > 31 || rc < 0 || rc > 6 || rnr < 0 || rnr > 6)
-    return absl::InvalidArgumentError(absl::StrCat(what, ": timeout ", to, " retry_cnt ", rc, " rnr_retry ", rnr,
-                                                   " out of bounds (1..31, 0..6, 0..6)"));
-  if (recv_bytes <= 0 || recv_bytes > (256 << 20))
-    return absl::InvalidArgumentError(absl::StrCat(what, ": recv_bytes ", recv_bytes, " not in 1..256 MiB"));
-  if (!device.empty() && !want_dev.empty() && want_dev != device)
-    return absl::InvalidArgumentError(absl::StrCat("this server serves ", device, ", not ", want_dev));
-  const std::string dev = device.empty() ? want_dev : device;
+  if (m.timeout < 1 || m.timeout > 31 || m.retry_cnt < 0 || m.retry_cnt > 6 || m.rnr_retry < 0 || m.rnr_retry > 6)
+    return absl::InvalidArgumentError(absl::StrCat(what, ": timeout ", m.timeout, " retry_cnt ", m.retry_cnt,
+                                                   " rnr_retry ", m.rnr_retry, " out of bounds (1..31, 0..6, 0..6)"));
+  if (m.recv_bytes <= 0 || m.recv_bytes > (256 << 20))
+    return absl::InvalidArgumentError(absl::StrCat(what, ": recv_bytes ", m.recv_bytes, " not in 1..256 MiB"));
+  if (!device.empty() && !m.device.empty() && m.device != device)
+    return absl::InvalidArgumentError(absl::StrCat("this server serves ", device, ", not ", m.device));
+  const std::string dev = device.empty() ? m.device : device;
   if (dev.empty()) return absl::InvalidArgumentError("no device: start `rdmacheck serve -d DEV`");
-  std::optional<int> gid_index;
-  if (auto it = f.find("gid_index"); it != f.end() && !it->second.empty()) {
-    int gi;
-    if (!absl::SimpleAtoi(it->second, &gi)) return absl::InvalidArgumentError(absl::StrCat(what, ": bad gid_index"));
-    gid_index = gi;
-  }
   ProbeEnd& b = sv->b;
-  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(sv->root, dev, static_cast<int>(port), gid_index, &b));
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(sv->root, dev, m.port, m.gid_index, &b));
   RDMACHECK_RETURN_IF_ERROR(AllocPdAndCq(&b));
   RDMACHECK_RETURN_IF_ERROR(CreateProbeQp(&b, 1, 16, 1));
   RDMACHECK_RETURN_IF_ERROR(InitProbeQp(b));
-  sv->rbytes = (static_cast<uint64_t>(recv_bytes) + 4095) / 4096 * 4096;
+  sv->rbytes = (static_cast<uint64_t>(m.recv_bytes) + 4095) / 4096 * 4096;
   RDMACHECK_ASSIGN_OR_RETURN(Region r,
                              MakeRegion(*b.pd, sv->rbytes, false, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
   b.region.emplace(std::move(r));
-  const ibv_mtu mtu = std::min(MtuEnum(cmtu), b.port_attr.active_mtu);
-  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp client, FarQp(cqpn, cgid));
-  RDMACHECK_RETURN_IF_ERROR(ConnectProbeQp(b, client, mtu, static_cast<int>(to), static_cast<int>(rc),
-                                           static_cast<int>(rnr)));
-  Fields ready{{"device", dev},
-               {"port", absl::StrCat(b.port)},
-               {"qpn", absl::StrCat(b.qp->qp_num())},
-               {"gid", b.gid.gid},
-               {"gid_index", absl::StrCat(b.gid.index)},
-               {"gid_type", std::string(GidTypeName(b.gid.type))},
-               {"mtu", absl::StrCat(static_cast<int>(b.port_attr.active_mtu))},
-               {"rkey", absl::StrCat(b.region->mr.rkey())},
-               {"addr", absl::StrCat(reinterpret_cast<uintptr_t>(b.region->buf.data()))},
-               {"region_bytes", absl::StrCat(sv->rbytes)}};
+  const ibv_mtu mtu = std::min(MtuEnum(m.mtu), b.port_attr.active_mtu);
+  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp client, FarQp(m.qpn, m.gid));
+  RDMACHECK_RETURN_IF_ERROR(ConnectProbeQp(b, client, mtu, m.timeout, m.retry_cnt, m.rnr_retry));
+  ProbeReadyMsg ready;
+  ready.device = dev;
+  ready.port = b.port;
+  ready.qpn = b.qp->qp_num();
+  ready.gid = b.gid.gid;
+  ready.gid_index = b.gid.index;
+  ready.gid_type = std::string(GidTypeName(b.gid.type));
+  ready.mtu = static_cast<int>(b.port_attr.active_mtu);
+  ready.rkey = b.region->mr.rkey();
+  ready.addr = reinterpret_cast<uintptr_t>(b.region->buf.data());
+  ready.region_bytes = sv->rbytes;
   std::optional<Counters> before = SnapCounters(sv->root, b);
-  ready["counters_known"] = before ? "1" : "0";
-  if (before) PutCounters("c.", *before, &ready);
-  return ch.Send("PROBE_READY", EncodeFields(ready));
+  ready.counters_known = before.has_value();
+  if (before) ready.counters = *before;
+  return SendMsg(ch, ready);
 }
 
 // WR: the target pre-filled and, for a SEND, the receive posted; WR_READY.
-absl::Status ServeWr(PeerChannel& ch, const Fields& w, Served* sv) {
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t index, FieldInt(w, "index", "WR"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t bytes, FieldInt(w, "bytes", "WR"));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string op, FieldStr(w, "op", "WR"));
-  if (bytes < 0 || static_cast<uint64_t>(bytes) > sv->rbytes)
-    return absl::InvalidArgumentError(absl::StrCat("WR ", index, ": ", bytes, " bytes > region ", sv->rbytes));
-  PrefillTarget(sv->b.region->buf.data(), static_cast<int>(index), static_cast<uint64_t>(bytes));
-  Fields rep{{"qp_state", QpStateOf(sv->b)}};
-  if (op == "SEND") {
-    if (absl::Status s = PostProbeRecv(sv->b, static_cast<uint64_t>(index)); !s.ok())
-      rep["post_error"] = std::string(s.message());
+absl::Status ServeWr(PeerChannel& ch, const WrMsg& w, Served* sv) {
+  if (w.bytes > sv->rbytes)
+    return absl::InvalidArgumentError(absl::StrCat("WR ", w.index, ": ", w.bytes, " bytes > region ", sv->rbytes));
+  PrefillTarget(sv->b.region->buf.data(), w.index, w.bytes);
+  WrReadyMsg rep{QpStateOf(sv->b), std::nullopt};
+  if (w.op == ProbeOp::kSend) {
+    if (absl::Status s = PostProbeRecv(sv->b, static_cast<uint64_t>(w.index)); !s.ok())
+      rep.post_error = std::string(s.message());
   }
   sv->wr_before = SnapCounters(sv->root, sv->b);
-  return ch.Send("WR_READY", EncodeFields(rep));
+  return SendMsg(ch, rep);
 }
 
 // WR_CHECK: the receive's completion (SEND) within what is left of the
 // client's deadline, every byte compared, the counters' deltas; WR_RESULT.
-absl::Status ServeWrCheck(PeerChannel& ch, const Fields& w, Served* sv) {
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t index, FieldInt(w, "index", "WR_CHECK"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t bytes, FieldInt(w, "bytes", "WR_CHECK"));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string op, FieldStr(w, "op", "WR_CHECK"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t send_ok, FieldInt(w, "send_ok", "WR_CHECK"));
-  RDMACHECK_ASSIGN_OR_RETURN(double wait_s, FieldDouble(w, "wait_s", "WR_CHECK"));
-  wait_s = std::clamp(wait_s, 0.0, 600.0);
-  Fields rep;
-  bool landed = op == "RDMA_WRITE" && send_ok == 1;
-  if (op == "SEND") {
-    WaitOutcome wo = WaitForCompletions(PollerFor(*sv->b.cq), 1, send_ok == 1 ? wait_s : 0.0, nullptr);
-    RecvCompletion rc = RecvCompletionOf(wo);
-    if (rc.state == RecvCompletion::State::kError) {
-      rep["state"] = "error";
-      if (rc.wc_status) {
-        rep["wc_status"] = absl::StrCat(*rc.wc_status);
-        rep["vendor_err"] = absl::StrCat(rc.vendor_err);
-      }
-      rep["wc_status_text"] = rc.wc_status_text;
-    } else if (rc.state == RecvCompletion::State::kNone) {
-      rep["state"] = "none";
-    } else {
-      rep["state"] = "completed";
-      landed = true;
-    }
+absl::Status ServeWrCheck(PeerChannel& ch, const WrCheckMsg& w, Served* sv) {
+  const double wait_s = std::clamp(w.wait_s, 0.0, 600.0);
+  WrResultMsg rep;
+  bool landed = w.op == ProbeOp::kRdmaWrite && w.send_ok;
+  if (w.op == ProbeOp::kSend) {
+    rep.recv = RecvCompletionOf(WaitForCompletions(PollerFor(*sv->b.cq), 1, w.send_ok ? wait_s : 0.0, nullptr));
+    landed = rep.recv->state == RecvCompletion::State::kCompleted;
   }
   if (landed) {
-    const uint64_t n = bytes <= 0 ? 0 : std::min(static_cast<uint64_t>(bytes), sv->rbytes);
-    std::optional<uint64_t> bad = FirstMismatch(sv->b.region->buf.data(), static_cast<int>(index), n);
-    rep["verified"] = bad ? "0" : "1";
-    if (bad) rep["first_mismatch"] = absl::StrCat(*bad);
+    rep.first_mismatch = FirstMismatch(sv->b.region->buf.data(), w.index, std::min(w.bytes, sv->rbytes));
+    rep.verified = !rep.first_mismatch;
   }
   std::optional<Counters> after = SnapCounters(sv->root, sv->b);
-  if (sv->wr_before && after) PutCounters("d.", CounterDelta(*sv->wr_before, *after), &rep);
-  rep["qp_state"] = QpStateOf(sv->b);
-  return ch.Send("WR_RESULT", EncodeFields(rep));
+  if (sv->wr_before && after) rep.delta = CounterDelta(*sv->wr_before, *after);
+  rep.qp_state = QpStateOf(sv->b);
+  return SendMsg(ch, rep);
 }
 
 // PROBE_END: the QP's state, its async events and counters; PROBE_DONE.
 absl::Status ServeEnd(PeerChannel& ch, const Served& sv) {
-  std::vector<std::string> events;
-  DrainAsyncEvents(*sv.b.ctx, sv.b.dev, 0.05, AsyncEventText::kTypeOnly, &events);
-  Fields done{{"qp_state", QpStateOf(sv.b)}, {"events", absl::StrJoin(events, ";")}};
+  ProbeDoneMsg done;
+  DrainAsyncEvents(*sv.b.ctx, sv.b.dev, 0.05, AsyncEventText::kTypeOnly, &done.events);
+  done.qp_state = QpStateOf(sv.b);
   std::optional<Counters> after = SnapCounters(sv.root, sv.b);
-  done["counters_known"] = after ? "1" : "0";
-  if (after) PutCounters("c.", *after, &done);
-  return ch.Send("PROBE_DONE", EncodeFields(done));
+  done.counters_known = after.has_value();
+  if (after) done.counters = *after;
+  return SendMsg(ch, done);
 }
 
 absl::Status ServeImpl(PeerChannel& ch, const PeerFrame& setup, const std::string& device, const std::string& root) {
@@ -203,12 +141,13 @@ absl::Status ServeImpl(PeerChannel& ch, const PeerFrame& setup, const std::strin
   RDMACHECK_RETURN_IF_ERROR(ServeSetup(ch, setup, device, &sv));
   for (;;) {
     RDMACHECK_ASSIGN_OR_RETURN(PeerFrame fr, ch.Receive());
-    RDMACHECK_ASSIGN_OR_RETURN(Fields w, DecodeFields(fr.payload, fr.type));
-    if (fr.type == "WR") {
+    if (fr.type == WrMsg::kType) {
+      RDMACHECK_ASSIGN_OR_RETURN(WrMsg w, WrMsg::Decode(fr.payload));
       RDMACHECK_RETURN_IF_ERROR(ServeWr(ch, w, &sv));
-    } else if (fr.type == "WR_CHECK") {
+    } else if (fr.type == WrCheckMsg::kType) {
+      RDMACHECK_ASSIGN_OR_RETURN(WrCheckMsg w, WrCheckMsg::Decode(fr.payload));
       RDMACHECK_RETURN_IF_ERROR(ServeWrCheck(ch, w, &sv));
-    } else if (fr.type == "PROBE_END") {
+    } else if (fr.type == ProbeEndMsg::kType) {
       return ServeEnd(ch, sv);
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unexpected ", fr.type, " frame during a probe"));
@@ -246,36 +185,31 @@ absl::Status SetUpNear(const ProbeRequest& req, ProbeEnd* a, WrLayouts* lay, Pro
 // MTU and counters.
 absl::StatusOr<FarEnd> ConnectFar(PeerChannel& ch, const ProbeRequest& req, const ProbeEnd& a,
                                   const WrLayouts& lay, ProbeResult* r) {
-  Fields setup{{"device", req.peer_device},
-               {"port", absl::StrCat(req.peer_port)},
-               {"gid_index", req.peer_gid_index ? absl::StrCat(*req.peer_gid_index) : ""},
-               {"qpn", absl::StrCat(a.qp->qp_num())},
-               {"gid", a.gid.gid},
-               {"mtu", absl::StrCat(static_cast<int>(a.port_attr.active_mtu))},
-               {"recv_bytes", absl::StrCat(lay.need_recv)},
-               {"timeout", absl::StrCat(req.timeout)},
-               {"retry_cnt", absl::StrCat(req.retry_cnt)},
-               {"rnr_retry", absl::StrCat(req.rnr_retry)}};
-  RDMACHECK_ASSIGN_OR_RETURN(Fields ready, Ask(ch, "PROBE_SETUP", setup, "PROBE_READY"));
+  ProbeSetupMsg setup;
+  setup.device = req.peer_device;
+  setup.port = req.peer_port;
+  setup.gid_index = req.peer_gid_index;
+  setup.qpn = a.qp->qp_num();
+  setup.gid = a.gid.gid;
+  setup.mtu = static_cast<int>(a.port_attr.active_mtu);
+  setup.recv_bytes = static_cast<int64_t>(lay.need_recv);
+  setup.timeout = req.timeout;
+  setup.retry_cnt = req.retry_cnt;
+  setup.rnr_retry = req.rnr_retry;
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeReadyMsg ready, AskMsg<ProbeReadyMsg>(ch, setup));
   FarEnd far;
   far.host = ch.peer_name().substr(0, ch.peer_name().rfind(':'));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string pdev, FieldStr(ready, "device", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pqpn, FieldInt(ready, "qpn", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(r->peer_gid, FieldStr(ready, "gid", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pgi, FieldInt(ready, "gid_index", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pmtu, FieldInt(ready, "mtu", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rkey, FieldInt(ready, "rkey", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t raddr, FieldInt(ready, "addr", "PROBE_READY"));
-  far.rkey = static_cast<uint32_t>(rkey);
-  far.addr = static_cast<uint64_t>(raddr);
-  r->peer_device = absl::StrCat(pdev, "@", far.host);
-  r->peer_gid_index = static_cast<int>(pgi);
-  const ibv_mtu mtu = std::min(a.port_attr.active_mtu, MtuEnum(pmtu));
+  far.rkey = ready.rkey;
+  far.addr = ready.addr;
+  r->peer_gid = ready.gid;
+  r->peer_device = absl::StrCat(ready.device, "@", far.host);
+  r->peer_gid_index = ready.gid_index;
+  const ibv_mtu mtu = std::min(a.port_attr.active_mtu, MtuEnum(ready.mtu));
   r->path_mtu = 128 << mtu;
-  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp server, FarQp(pqpn, r->peer_gid));
+  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp server, FarQp(ready.qpn, r->peer_gid));
   RDMACHECK_RETURN_IF_ERROR(ConnectProbeQp(a, server, mtu, req.timeout, req.retry_cnt, req.rnr_retry));
-  r->counters_known = ready["counters_known"] == "1";
-  r->peer_counters_before = GetCounters("c.", ready);
+  r->counters_known = ready.counters_known;
+  r->peer_counters_before = ready.counters;
   return far;
 }
 
@@ -288,16 +222,11 @@ absl::StatusOr<bool> RunPeerWr(PeerChannel& ch, const ProbeRequest& req, const P
   const Region& src = w->spec.straddle >= kPage2M ? *a.send_huge : *a.send_4k;
   w->sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w->spec.straddle);
   std::vector<ibv_sge> sges = WriteMessage(l, src.buf.data(), src.mr.lkey(), w->index);
-  const bool send = w->spec.op == ProbeOp::kSend;
-  const std::string op(ProbeOpName(w->spec.op));
-  RDMACHECK_ASSIGN_OR_RETURN(
-      Fields wr_ready,
-      Ask(ch, "WR", {{"index", absl::StrCat(w->index)}, {"op", op}, {"bytes", absl::StrCat(l.total_bytes)}},
-          "WR_READY"));
-  if (auto it = wr_ready.find("post_error"); it != wr_ready.end()) {
+  RDMACHECK_ASSIGN_OR_RETURN(WrReadyMsg wr_ready, AskMsg<WrReadyMsg>(ch, WrMsg{w->index, w->spec.op, l.total_bytes}));
+  if (wr_ready.post_error) {
     w->state = WrState::kPostFailed;
     w->recv_side = true;
-    w->post_error = it->second;
+    w->post_error = *wr_ready.post_error;
     return true;
   }
   w->qp_state_before = QpStateOf(a);
@@ -310,33 +239,19 @@ absl::StatusOr<bool> RunPeerWr(PeerChannel& ch, const ProbeRequest& req, const P
   } else {
     send_ok = WaitSendCompletion(a, req.deadline_s, stop, w, interrupted);
   }
-  RDMACHECK_ASSIGN_OR_RETURN(Fields res, Ask(ch, "WR_CHECK",
-                                             {{"index", absl::StrCat(w->index)},
-                                              {"op", op},
-                                              {"bytes", absl::StrCat(l.total_bytes)},
-                                              {"send_ok", send_ok ? "1" : "0"},
-                                              {"wait_s", absl::StrCat(SecondsLeft(req.deadline_s, posted))}},
-                                             "WR_RESULT"));
-  if (send && send_ok) {
+  RDMACHECK_ASSIGN_OR_RETURN(
+      WrResultMsg res, AskMsg<WrResultMsg>(ch, WrCheckMsg{w->index, w->spec.op, l.total_bytes, send_ok,
+                                                           SecondsLeft(req.deadline_s, posted)}));
+  if (w->spec.op == ProbeOp::kSend && send_ok) {
     w->seconds = MonotonicSeconds() - posted;
-    const std::string st = res["state"];
-    RecvCompletion rc;
-    rc.state = st == "none" ? RecvCompletion::State::kNone
-               : st == "error" ? RecvCompletion::State::kError
-                               : RecvCompletion::State::kCompleted;
-    int wc_status;
-    if (absl::SimpleAtoi(res["wc_status"], &wc_status)) rc.wc_status = wc_status;
-    rc.wc_status_text = res["wc_status_text"];
-    absl::SimpleAtoi(res["vendor_err"], &rc.vendor_err);
-    RecordRecvCompletion(rc, w);
+    if (res.recv) RecordRecvCompletion(*res.recv, w);
   }
   std::optional<Counters> ca2 = SnapCounters(req.sysfs_root, a);
   if (ca && ca2) w->local_delta = CounterDelta(*ca, *ca2);
-  w->peer_delta = GetCounters("d.", res);
+  w->peer_delta = res.delta;
   if (w->state == WrState::kCompleted) {
-    w->verified = res["verified"] == "1";
-    uint64_t m;
-    if (!w->verified && absl::SimpleAtoi(res["first_mismatch"], &m)) w->first_mismatch = m;
+    w->verified = res.verified.value_or(false);
+    if (!w->verified) w->first_mismatch = res.first_mismatch;
   }
   return w->state != WrState::kCompleted || !w->verified || *interrupted;
 }
@@ -345,15 +260,14 @@ absl::StatusOr<bool> RunPeerWr(PeerChannel& ch, const ProbeRequest& req, const P
 absl::Status EndPeerProbe(PeerChannel& ch, const ProbeRequest& req, const ProbeEnd& a, const FarEnd& far,
                           bool failed, ProbeResult* r) {
   DrainAsyncEvents(*a.ctx, a.dev, failed ? 0.05 : 0.0, AsyncEventText::kTypeOnly, &r->async_events);
-  RDMACHECK_ASSIGN_OR_RETURN(Fields done, Ask(ch, "PROBE_END", {}, "PROBE_DONE"));
-  for (absl::string_view e : absl::StrSplit(done["events"], ';', absl::SkipEmpty()))
-    r->async_events.push_back(absl::StrCat(e, "@", far.host));
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeDoneMsg done, AskMsg<ProbeDoneMsg>(ch, ProbeEndMsg{}));
+  for (const std::string& e : done.events) r->async_events.push_back(absl::StrCat(e, "@", far.host));
   r->qp_state = QpStateOf(a);
-  r->peer_qp_state = done["qp_state"];
+  r->peer_qp_state = done.qp_state;
   std::optional<Counters> after = SnapCounters(req.sysfs_root, a);
   if (after) r->counters_after = *after;
-  r->peer_counters_after = GetCounters("c.", done);
-  r->counters_known = r->counters_known && after.has_value() && done["counters_known"] == "1";
+  r->peer_counters_after = done.counters;
+  r->counters_known = r->counters_known && after.has_value() && done.counters_known;
   return absl::OkStatus();
 }
 
