@@ -115,6 +115,48 @@ absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req)
   return RunPeerProbe(client_->channel(), r, &ProbeInterruptFlag());
 }
 
+namespace {
+
+// Our verdict lines to the far end; its lines as notes of `peer_match`'s result.
+void ExchangeVerdicts(PeerClient& peer, const Check& peer_match, RunReport* rep) {
+  std::vector<std::string> ours;
+  for (const Result& r : rep->results) ours.push_back(absl::StrCat(VerdictName(r.verdict), " ", r.id, " ", r.title));
+  absl::StatusOr<std::vector<std::string>> theirs = peer.ExchangeVerdicts(ours);
+  for (Result& r : rep->results) {
+    if (r.id != peer_match.id()) continue;
+    if (!theirs.ok()) r.notes.push_back(absl::StrCat("far end's verdicts not received: ", theirs.status().message()));
+    if (theirs.ok())
+      for (const std::string& l : *theirs) r.notes.push_back(absl::StrCat("far end ", peer.host(), ": ", l));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<RunReport> RunPeerChecks(const PeerRunRequest& req) {
+  auto refused = [&req](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat("--peer ", req.peer, ": ", s.message()));
+  };
+  absl::StatusOr<DeviceView> mine = OnlyDevice(req.view, req.options.device.value_or(""));
+  if (!mine.ok()) return refused(mine.status());
+  absl::StatusOr<PeerClient> peer = PeerClient::Open(req.peer, *mine, req.tool_version);
+  if (!peer.ok()) return refused(peer.status());
+  const std::string local_dev = mine->devices[0].name;
+  const DeviceView view = MergePeerView(req.view, peer->remote_view(), peer->host(), local_dev);
+  Options options = req.options;
+  options.device = local_dev;
+  PeerMatchCheck peer_match(peer->remote_view(), "", 0, peer->host());
+  std::vector<const Check*> checks = {&peer_match};
+  checks.insert(checks.end(), req.checks.begin(), req.checks.end());
+  PeerClient* client = &*peer;
+  RunReport rep = req.run(view, options, checks, [&req, &view, client](const DeviceInfo& d) -> std::unique_ptr<Device> {
+    std::unique_ptr<Device> inner = req.local_device(view, d);
+    if (!inner) return nullptr;
+    return std::make_unique<PeerDevice>(std::move(inner), client);
+  });
+  ExchangeVerdicts(*peer, peer_match, &rep);
+  return rep;
+}
+
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log) {
   const double end = MonotonicSeconds() + deadline_s;

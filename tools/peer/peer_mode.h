@@ -1,15 +1,14 @@
 // Peer mode, both roles (docs/peer-mode.md).
 //
-// Client (`rdmacheck --peer HOST[:PORT] -d DEV`): PeerClient connects,
-// checks versions and exchanges profiles; MergePeerView puts the far end's
-// devices into this host's view as "<dev>@<host>", so hung-qp and
-// sge-page-crossing pick them as their peer; PeerDevice runs those probes
-// across the link (tools/peer/remote_probe.h); PeerMatchCheck compares the ends.
+// Client (`rdmacheck --peer HOST[:PORT] -d DEV`): RunPeerChecks, made of the
+// pieces below. PeerClient connects, checks versions and exchanges
+// profiles; MergePeerView puts the far end's devices into this host's view
+// as "<dev>@<host>", so hung-qp and sge-page-crossing pick them as their
+// peer; PeerDevice runs those probes across the link
+// (tools/peer/remote_probe.h); PeerMatchCheck compares the ends.
 //
-//   ASSIGN_OR_RETURN(PeerClient c, PeerClient::Open("198.18.0.2:18516", view, "rxe0"));
-//   DeviceView merged = MergePeerView(view, c.remote_view(), c.host(), "rxe0");
-//   ... run the checks with device_for = [&](d) { return PeerDevice::Wrap(local, &c); }
-//   c.ExchangeVerdicts(lines);   // the far end prints ours, we get theirs
+//   PeerRunRequest req{"198.18.0.2", view, options, checks, kToolVersion, DeviceFor, run};
+//   ASSIGN_OR_RETURN(RunReport rep, RunPeerChecks(req));
 //
 // Server (`rdmacheck serve`): RunServeCommand.
 #ifndef RDMACHECK_TOOLS_PEER_PEER_MODE_H_
@@ -25,6 +24,8 @@
 
 #include "absl/status/statusor.h"
 #include "acts/device.h"
+#include "checks/check.h"
+#include "checks/run_report.h"
 #include "facts/device_view.h"
 #include "tools/peer/channel.h"
 
@@ -85,6 +86,35 @@ class PeerDevice : public Device {
   std::unique_ptr<Device> inner_;
   PeerClient* client_;
 };
+
+// The Device a check acts through, for a device of the run's view.
+using DeviceMaker = std::function<std::unique_ptr<Device>(const DeviceInfo&)>;
+
+// What a `--peer` run is made of.
+struct PeerRunRequest {
+  std::string peer;                  // HOST[:PORT] of `rdmacheck serve`
+  DeviceView view;                   // this host's, all its devices
+  Options options;                   // -d picks the local device (else the first ACTIVE one)
+  std::vector<const Check*> checks;  // the selected ones; peer-match runs before them
+  std::string tool_version;          // must be the far end's
+  // This host's Device for a device of `view` (the real one when live, its
+  // driver model on a profile); null when nothing can act.
+  std::function<std::unique_ptr<Device>(const DeviceView& view, const DeviceInfo& dev)> local_device;
+  // Runs `checks` on `view` with `options`, each Device from `device_for`,
+  // and reports them (the caller's runner and report header).
+  std::function<RunReport(const DeviceView& view, const Options& options, const std::vector<const Check*>& checks,
+                          const DeviceMaker& device_for)>
+      run;
+};
+
+// A whole `rdmacheck --peer` run: connects to the far end and exchanges
+// views, runs peer-match and the checks on the merged view (the probes
+// across the link), sends the verdicts and notes the far end's on the
+// peer-match result. An error is the run not happening at all: no such
+// local device, the far end unreachable or refusing ("--peer HOST: ...",
+// the code of the cause). A far end that does not answer with its verdicts
+// is a note, not an error.
+absl::StatusOr<RunReport> RunPeerChecks(const PeerRunRequest& req);
 
 // The far end's half of a peer run on one accepted channel: handshake,
 // profiles, probes, verdicts; bounded by deadline_s in all. `log` gets one

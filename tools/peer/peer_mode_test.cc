@@ -4,6 +4,8 @@
 #include <thread>
 
 #include "checks/check_test_util.h"
+#include "checks/runner.h"
+#include "plan/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -137,6 +139,77 @@ TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
   // A far probe with no WRs is refused before anything is opened.
   req.peer_device = "rxe1@127.0.0.1";
   EXPECT_THAT(d.RunTrafficProbe(req), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no work requests")));
+}
+
+// A runner as the CLI's: RunChecks on the view, the results in a report;
+// it also keeps what it was given.
+struct FakeRun {
+  std::vector<std::string> devices;
+  std::optional<std::string> device_option;
+  std::string far_device;  // Describe() of the far device's Device
+  RunReport operator()(const DeviceView& view, const Options& options, const std::vector<const Check*>& checks,
+                       const DeviceMaker& device_for) {
+    for (const DeviceInfo& d : view.devices) devices.push_back(d.name);
+    device_option = options.device;
+    if (std::unique_ptr<Device> far = device_for(view.devices.back())) far_device = far->Describe();
+    Plan plan;
+    CheckContext ctx{view, plan, options, device_for};
+    RunReport rep;
+    rep.results = RunChecks(checks, ctx);
+    return rep;
+  }
+};
+
+PeerRunRequest RequestFor(const std::string& addr, FakeRun* run) {
+  PeerRunRequest req;
+  req.peer = addr;
+  req.view = FixtureProfile("rxe_mtu9000.profile");
+  req.options.device = "rxe0";
+  req.tool_version = "0.1.0";
+  req.local_device = [](const DeviceView&, const DeviceInfo&) { return std::make_unique<FakeDevice>(); };
+  req.run = [run](const DeviceView& v, const Options& o, const std::vector<const Check*>& c, const DeviceMaker& d) {
+    return (*run)(v, o, c, d);
+  };
+  return req;
+}
+
+TEST(RunPeerChecks, PeerMatchFirstOnTheMergedViewWithTheFarVerdictsAsNotes) {
+  LoopbackServer srv("rxe_mtu1500.profile");
+  FakeRun run;
+  ASSERT_OK_AND_ASSIGN(RunReport rep, RunPeerChecks(RequestFor(srv.addr(), &run)));
+  srv.thread.join();
+  EXPECT_OK(srv.status);
+  // This host's other device left the view; the far one joined it.
+  EXPECT_THAT(run.devices, ::testing::ElementsAre("rxe0", "rxe1@127.0.0.1"));
+  EXPECT_EQ(run.device_option, "rxe0");
+  EXPECT_EQ(run.far_device, "fake (peer 127.0.0.1)");
+  ASSERT_EQ(rep.results.size(), 1u);
+  const Result& pm = rep.results[0];
+  EXPECT_EQ(pm.id, "peer-match");
+  EXPECT_EQ(pm.verdict, Verdict::kFail);
+  EXPECT_THAT(pm.notes, ::testing::Contains(HasSubstr(
+                            "far end 127.0.0.1: FAIL peer-match rxe1 (this host) and rxe0 on 127.0.0.1")));
+  // The far end got ours.
+  EXPECT_THAT(srv.log.str(), HasSubstr("client 127.0.0.1"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("verdict: FAIL peer-match rxe0 (this host) and rxe1 on 127.0.0.1"));
+}
+
+TEST(RunPeerChecks, NoRunWithoutTheLocalDeviceOrTheFarEnd) {
+  FakeRun run;
+  PeerRunRequest req = RequestFor("127.0.0.1:1", &run);
+  req.options.device = "mlx5_0";
+  EXPECT_THAT(RunPeerChecks(req),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("--peer 127.0.0.1:1: no RDMA device mlx5_0 on this host (devices: rxe0, rxe1)")));
+  int port;
+  {
+    ASSERT_OK_AND_ASSIGN(PeerListener l, PeerListener::Listen("127.0.0.1", 0));
+    port = l.port();
+  }
+  req = RequestFor(absl::StrCat("127.0.0.1:", port), &run);
+  EXPECT_THAT(RunPeerChecks(req), StatusIs(absl::StatusCode::kUnavailable,
+                                           HasSubstr(absl::StrCat("--peer 127.0.0.1:", port, ": connect("))));
+  EXPECT_TRUE(run.devices.empty());
 }
 
 }  // namespace
