@@ -1,6 +1,7 @@
 // The frames of peer mode (docs/peer-mode.md "Side channel protocol"), one
-// struct each, with the one encoder and decoder both ends use, so a key the
-// writer puts in a frame is the key the reader looks for.
+// struct each, with the one encoder and decoder both ends use. Each
+// message's keys are listed once (messages.cc), for writing and reading
+// alike, so a key the writer puts in a frame is the key the reader looks for.
 //
 //   RETURN_IF_ERROR(SendMsg(ch, WrMsg{0, ProbeOp::kSend, 64}));
 //   ASSIGN_OR_RETURN(WrReadyMsg ready, ReceiveMsg<WrReadyMsg>(ch));
