@@ -226,14 +226,21 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
   }
 }
 
-int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                    const std::function<absl::StatusOr<DeviceView>(const std::optional<std::string>& profile)>& gather,
-                    const std::string& tool_version) {
+namespace {
+
+// `rdmacheck serve`'s flags.
+struct ServeArgs {
   std::string device, bind;
   std::optional<std::string> profile;
   int port = kDefaultPeerPort;
   bool once = false;
   double wait_s = 0, client_s = 120;
+};
+
+// The flags into *a; an exit code when the command ends here (--help: 0, a
+// bad flag: 2 with the usage).
+std::optional<int> ParseServeArgs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                                  ServeArgs* a) {
   auto usage = [&](const std::string& m) {
     err << "rdmacheck serve: " << m
         << "\nUsage: rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once] [--wait S] "
@@ -249,7 +256,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std
       has = true;
     }
     if (name == "--once") {
-      once = true;
+      a->once = true;
       continue;
     }
     if (name == "-h" || name == "--help") {
@@ -268,34 +275,44 @@ int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     double d;
     if (name == "-d" || name == "--ib-dev") {
-      device = value;
+      a->device = value;
     } else if (name == "--port") {
-      if (!absl::SimpleAtoi(value, &port) || port < 1 || port > 65535)
+      if (!absl::SimpleAtoi(value, &a->port) || a->port < 1 || a->port > 65535)
         return usage(absl::StrCat("--port: '", value, "' is not 1..65535"));
     } else if (name == "--bind") {
-      bind = value;
+      a->bind = value;
     } else if (name == "--profile") {
-      profile = value;
+      a->profile = value;
     } else if (name == "--wait" || name == "--client-deadline") {
       if (!absl::SimpleAtod(value, &d) || !(d > 0 && d <= 86400))
         return usage(absl::StrCat(name, ": '", value, "' is not a number of seconds in (0, 86400]"));
-      (name == "--wait" ? wait_s : client_s) = d;
+      (name == "--wait" ? a->wait_s : a->client_s) = d;
     } else {
       return usage(absl::StrCat("unknown argument '", args[i], "'"));
     }
   }
-  if (once && wait_s == 0) wait_s = 300;
-  absl::StatusOr<DeviceView> view = gather(profile);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                    const std::function<absl::StatusOr<DeviceView>(const std::optional<std::string>& profile)>& gather,
+                    const std::string& tool_version) {
+  ServeArgs a;
+  if (std::optional<int> code = ParseServeArgs(args, out, err, &a)) return *code;
+  if (a.once && a.wait_s == 0) a.wait_s = 300;
+  absl::StatusOr<DeviceView> view = gather(a.profile);
   if (!view.ok()) {
     err << "rdmacheck serve: " << view.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<DeviceView> served = OnlyDevice(*view, device);
+  absl::StatusOr<DeviceView> served = OnlyDevice(*view, a.device);
   if (!served.ok()) {
     err << "rdmacheck serve: " << served.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<PeerListener> l = PeerListener::Listen(bind, port);
+  absl::StatusOr<PeerListener> l = PeerListener::Listen(a.bind, a.port);
   if (!l.ok()) {
     err << "rdmacheck serve: " << l.status().message() << "\n";
     return 2;
@@ -305,25 +322,25 @@ int RunServeCommand(const std::vector<std::string>& args, std::ostream& out, std
   sa.sa_handler = OnServeSigint;
   sigemptyset(&sa.sa_mask);
   const bool installed = sigaction(SIGINT, &sa, &old) == 0;
-  out << "rdmacheck serve: " << served->devices[0].name << " on " << (bind.empty() ? "0.0.0.0" : bind) << ":"
-      << l->port() << (once ? ", one client" : ", until Ctrl-C") << "\n";
+  out << "rdmacheck serve: " << served->devices[0].name << " on " << (a.bind.empty() ? "0.0.0.0" : a.bind) << ":"
+      << l->port() << (a.once ? ", one client" : ", until Ctrl-C") << "\n";
   out.flush();
   int code = 0;
   for (;;) {
-    absl::StatusOr<PeerChannel> ch = l->Accept(once ? wait_s : (wait_s > 0 ? wait_s : 86400), &g_serve_stop);
+    absl::StatusOr<PeerChannel> ch = l->Accept(a.once ? a.wait_s : (a.wait_s > 0 ? a.wait_s : 86400), &g_serve_stop);
     if (!ch.ok()) {
       if (absl::IsCancelled(ch.status())) break;
-      if (once || wait_s > 0) {
+      if (a.once || a.wait_s > 0) {
         err << "rdmacheck serve: " << ch.status().message() << "\n";
         code = 3;
         break;
       }
       continue;
     }
-    absl::Status st = ServeClient(*ch, *served, tool_version, client_s, out);
+    absl::Status st = ServeClient(*ch, *served, tool_version, a.client_s, out);
     out.flush();
     if (!st.ok()) code = 1;
-    if (once || g_serve_stop.load()) break;
+    if (a.once || g_serve_stop.load()) break;
   }
   if (installed) sigaction(SIGINT, &old, nullptr);
   return code;
