@@ -28,7 +28,6 @@
 #include "tools/diag/explain_command.h"
 #include "plan/plan_parser.h"
 #include "nlohmann/json.hpp"
-#include "tools/peer/peer_match.h"
 #include "tools/peer/peer_mode.h"
 #include "report/json.h"
 #include "report/junit.h"
@@ -245,38 +244,12 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   int code;
   RunReport rep;
   if (f.peer) {
-    // Peer mode (docs/peer-mode.md): the far end's view over the side
-    // channel, peer-match, and the probes across the link.
-    absl::StatusOr<DeviceView> mine = OnlyDevice(in->view, f.device.value_or(""));
-    absl::StatusOr<PeerClient> peer =
-        mine.ok() ? PeerClient::Open(*f.peer, *mine, kToolVersion) : absl::StatusOr<PeerClient>(mine.status());
-    if (!peer.ok()) {
-      std::cerr << prog << ": --peer " << *f.peer << ": " << peer.status().message() << "\n";
-      return kExitUsage;
-    }
-    const std::string local_dev = mine->devices[0].name;
-    in->view = MergePeerView(in->view, peer->remote_view(), peer->host(), local_dev);
-    in->options.device = local_dev;
-    PeerMatchCheck peer_match(peer->remote_view(), "", 0, peer->host());
-    std::vector<const Check*> run = {&peer_match};
-    run.insert(run.end(), checks->begin(), checks->end());
-    const DeviceView& view = in->view;
-    PeerClient* client = &*peer;
-    rep = RunAndReport(session, *in, run, &code,
-                       [&view, client](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
-                         absl::StatusOr<std::unique_ptr<Device>> inner = DeviceFor(view, d);
-                         if (!inner.ok()) return inner.status();
-                         return std::unique_ptr<Device>(std::make_unique<PeerDevice>(*std::move(inner), client));
-                       });
-    std::vector<std::string> ours;
-    for (const Result& r : rep.results) ours.push_back(absl::StrCat(VerdictName(r.verdict), " ", r.id, " ", r.title));
-    absl::StatusOr<std::vector<std::string>> theirs = peer->ExchangeVerdicts(ours);
-    for (Result& r : rep.results) {
-      if (r.id != "peer-match") continue;
-      if (!theirs.ok()) r.notes.push_back(absl::StrCat("far end's verdicts not received: ", theirs.status().message()));
-      if (theirs.ok())
-        for (const std::string& l : *theirs) r.notes.push_back(absl::StrCat("far end ", peer->host(), ": ", l));
-    }
+    // Peer mode (docs/peer-mode.md): the far end's view, peer-match and the
+    // probes across the link.
+    absl::StatusOr<RunReport> peer_rep = RunPeerChecks(session, *in, *checks, *f.peer, kToolVersion);
+    if (!peer_rep.ok()) return InputError(prog, peer_rep.status());
+    rep = *std::move(peer_rep);
+    code = ExitCodeFor(rep.results);
   } else {
     rep = RunAndReport(session, *in, *checks, &code);
   }

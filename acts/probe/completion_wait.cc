@@ -70,4 +70,36 @@ bool RecordSendCompletion(const WaitOutcome& ws, WrOutcome* w, bool* interrupted
   return false;
 }
 
+
+RecvCompletion RecvCompletionOf(const WaitOutcome& wo) {
+  RecvCompletion rc;
+  if (wo.end == WaitEnd::kPollError) {
+    rc.state = RecvCompletion::State::kError;
+    rc.wc_status_text = absl::StrCat("ibv_poll_cq returned ", wo.poll_rc);
+  } else if (wo.wcs.empty()) {
+    rc.state = RecvCompletion::State::kNone;
+  } else if (wo.wcs[0].status != IBV_WC_SUCCESS) {
+    rc.state = RecvCompletion::State::kError;
+    rc.wc_status = static_cast<int>(wo.wcs[0].status);
+    rc.wc_status_text = ibv_wc_status_str(wo.wcs[0].status);
+    rc.vendor_err = wo.wcs[0].vendor_err;
+  } else {
+    rc.state = RecvCompletion::State::kCompleted;
+  }
+  return rc;
+}
+
+void RecordRecvCompletion(const RecvCompletion& rc, WrOutcome* w) {
+  if (rc.state == RecvCompletion::State::kNone) {
+    w->state = WrState::kNoCompletion;
+    w->recv_side = true;
+  } else if (rc.state == RecvCompletion::State::kError) {
+    w->state = WrState::kError;
+    w->recv_side = true;
+    w->wc_status = rc.wc_status.value_or(0);
+    w->wc_status_text = rc.wc_status_text;
+    w->vendor_err = rc.vendor_err;
+  }
+}
+
 }  // namespace rdmacheck

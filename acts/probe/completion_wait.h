@@ -13,6 +13,8 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "acts/probe_types.h"
@@ -49,6 +51,24 @@ WaitOutcome WaitForCompletions(const CompletionPoller& p, int want, double deadl
 // error. A Ctrl-C during the wait sets *interrupted. Returns true when the
 // WR completed with success. The local probe and the peer probe share it.
 bool RecordSendCompletion(const WaitOutcome& ws, WrOutcome* w, bool* interrupted);
+
+// What the receiver's CQ said about a SEND's receive (the peer probe's far end
+// sends it across in WR_RESULT, tools/peer/messages.h).
+struct RecvCompletion {
+  enum class State { kCompleted, kNone, kError };
+  State state = State::kNone;
+  // kError: the completion's status and vendor error; absent when
+  // ibv_poll_cq itself failed (wc_status_text then says so).
+  std::optional<int> wc_status;
+  std::string wc_status_text;
+  uint32_t vendor_err = 0;
+};
+// The outcome of waiting for one receive completion.
+RecvCompletion RecvCompletionOf(const WaitOutcome& wo);
+// Writes a failed receive into *w, on the receive side: no receive
+// (kNoCompletion) or its error status. A good receive leaves *w as the send
+// left it.
+void RecordRecvCompletion(const RecvCompletion& rc, WrOutcome* w);
 
 }  // namespace rdmacheck
 

@@ -137,5 +137,47 @@ TEST(RecordSendCompletion, EveryWayTheWaitEnds) {
   EXPECT_EQ(w.vendor_err, 0x81u);
 }
 
+ibv_wc Wc(ibv_wc_status st, uint32_t vendor_err = 0) {
+  ibv_wc wc{};
+  wc.status = st;
+  wc.vendor_err = vendor_err;
+  return wc;
+}
+
+TEST(RecvCompletion, WhatTheWaitSaysAndWhatTheWrGets) {
+  using S = RecvCompletion::State;
+  struct Row {
+    const char* name;
+    WaitOutcome wait;
+    S state;
+    std::optional<int> wc_status;
+    const char* text;
+    WrState wr_state;  // after a successful send
+    bool recv_side;
+  } rows[] = {
+      {"received", {WaitEnd::kGot, {Wc(IBV_WC_SUCCESS)}, 0.1, 0}, S::kCompleted, std::nullopt, "",
+       WrState::kCompleted, false},
+      {"nothing by the deadline", {WaitEnd::kDeadline, {}, 2, 0}, S::kNone, std::nullopt, "", WrState::kNoCompletion,
+       true},
+      {"error status", {WaitEnd::kGot, {Wc(IBV_WC_LOC_LEN_ERR, 9)}, 0.1, 0}, S::kError, IBV_WC_LOC_LEN_ERR,
+       "local length error", WrState::kError, true},
+      {"poll failed", {WaitEnd::kPollError, {}, 0.1, -22}, S::kError, std::nullopt, "ibv_poll_cq returned -22",
+       WrState::kError, true},
+  };
+  for (const Row& row : rows) {
+    RecvCompletion rc = RecvCompletionOf(row.wait);
+    EXPECT_EQ(rc.state, row.state) << row.name;
+    EXPECT_EQ(rc.wc_status, row.wc_status) << row.name;
+    EXPECT_EQ(rc.wc_status_text, row.text) << row.name;
+    WrOutcome w;
+    w.state = WrState::kCompleted;
+    RecordRecvCompletion(rc, &w);
+    EXPECT_EQ(w.state, row.wr_state) << row.name;
+    EXPECT_EQ(w.recv_side, row.recv_side) << row.name;
+    EXPECT_EQ(w.wc_status, row.wc_status.value_or(0)) << row.name;
+    EXPECT_EQ(w.vendor_err, row.state == S::kError && row.wc_status ? 9u : 0u) << row.name;
+  }
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -11,13 +11,13 @@
 // Wire format (docs/peer-mode.md): hello = "rdmacheck-peer <protocol>
 // <tool version>\n"; frame = "<TYPE> <LENGTH>\n" then LENGTH bytes. TYPE is
 // [A-Z_]{1,32}; LENGTH <= kMaxFrameBytes. An "ERROR" frame carries the far
-// end's error message and becomes a status here.
+// end's error message and becomes a status here. What the other frames
+// carry, and their types, are tools/peer/messages.h's.
 #ifndef RDMACHECK_TOOLS_PEER_CHANNEL_H_
 #define RDMACHECK_TOOLS_PEER_CHANNEL_H_
 
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <utility>
 
@@ -107,18 +107,6 @@ class PeerListener {
   int fd_ = -1;
   int port_ = 0;
 };
-
-// "key value\n" lines <-> a map; values may hold spaces, not newlines.
-std::string EncodeFields(const std::map<std::string, std::string>& f);
-absl::StatusOr<std::map<std::string, std::string>> DecodeFields(absl::string_view text, absl::string_view what);
-// Field accessors: InvalidArgument naming `what` and the key when missing or
-// not a number.
-absl::StatusOr<std::string> FieldStr(const std::map<std::string, std::string>& f, absl::string_view key,
-                                     absl::string_view what);
-absl::StatusOr<int64_t> FieldInt(const std::map<std::string, std::string>& f, absl::string_view key,
-                                 absl::string_view what);
-absl::StatusOr<double> FieldDouble(const std::map<std::string, std::string>& f, absl::string_view key,
-                                   absl::string_view what);
 
 }  // namespace rdmacheck
 

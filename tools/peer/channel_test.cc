@@ -193,16 +193,5 @@ TEST(ParseHostPort, Forms) {
   EXPECT_THAT(ParseHostPort("[fe80::1"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no closing ]")));
 }
 
-TEST(Fields, RoundTripAndErrors) {
-  std::string t = EncodeFields({{"qpn", "17"}, {"gid", "::ffff:198.18.0.1"}, {"note", "two words"}});
-  ASSERT_OK_AND_ASSIGN(auto f, DecodeFields(t, "PROBE_READY"));
-  EXPECT_EQ(*FieldInt(f, "qpn", "PROBE_READY"), 17);
-  EXPECT_EQ(*FieldStr(f, "note", "PROBE_READY"), "two words");
-  EXPECT_THAT(FieldInt(f, "rkey", "PROBE_READY"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("PROBE_READY: field 'rkey' missing")));
-  EXPECT_THAT(FieldInt(f, "gid", "PROBE_READY"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'gid' = '::ffff:198.18.0.1' is not an integer")));
-}
-
 }  // namespace
 }  // namespace rdmacheck

@@ -6,10 +6,11 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "facts/profile.h"
+#include "tools/peer/messages.h"
 #include "tools/peer/peer_match.h"
 #include "tools/peer/remote_probe.h"
 #include "acts/probe/probe.h"
@@ -51,11 +52,11 @@ absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const 
   auto owned = std::make_unique<PeerChannel>(*std::move(ch));
   absl::Status st = owned->Handshake(tool_version);
   if (!st.ok()) return st;
-  st = owned->Send("PROFILE", WriteProfile(local));
+  st = SendMsg(*owned, ProfileMsg{WriteProfile(local)});
   if (!st.ok()) return st;
-  absl::StatusOr<PeerFrame> f = owned->Receive("PROFILE");
+  absl::StatusOr<ProfileMsg> f = ReceiveMsg<ProfileMsg>(*owned);
   if (!f.ok()) return f.status();
-  absl::StatusOr<DeviceView> remote = ParseProfile(f->payload, absl::StrCat("peer ", owned->peer_name()));
+  absl::StatusOr<DeviceView> remote = ParseProfile(f->text, absl::StrCat("peer ", owned->peer_name()));
   if (!remote.ok()) return remote.status();
   return PeerClient(std::move(owned), hp->first, *std::move(remote));
 }
@@ -63,16 +64,14 @@ absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const 
 PeerClient::~PeerClient() {
   if (!ch_) return;
   std::lock_guard<std::mutex> lock(*mu_);
-  (void)ch_->Send("BYE", "");
+  (void)SendMsg(*ch_, ByeMsg{});
 }
 
 absl::StatusOr<std::vector<std::string>> PeerClient::ExchangeVerdicts(const std::vector<std::string>& ours) {
   std::lock_guard<std::mutex> lock(*mu_);
-  absl::Status st = ch_->Send("VERDICTS", absl::StrJoin(ours, "\n"));
-  if (!st.ok()) return st;
-  absl::StatusOr<PeerFrame> f = ch_->Receive("VERDICTS");
-  if (!f.ok()) return f.status();
-  return std::vector<std::string>(absl::StrSplit(f->payload, '\n', absl::SkipEmpty()));
+  absl::StatusOr<VerdictsMsg> theirs = AskMsg<VerdictsMsg>(*ch_, VerdictsMsg{ours});
+  if (!theirs.ok()) return theirs.status();
+  return std::move(theirs->lines);
 }
 
 DeviceView MergePeerView(const DeviceView& local, const DeviceView& remote, const std::string& host,
@@ -116,6 +115,52 @@ absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req)
   return RunPeerProbe(client_->channel(), r, &ProbeInterruptFlag());
 }
 
+namespace {
+
+// Our verdict lines to the far end; its lines as notes of `peer_match`'s result.
+void ExchangeVerdicts(PeerClient& peer, const Check& peer_match, RunReport* rep) {
+  std::vector<std::string> ours;
+  for (const Result& r : rep->results) ours.push_back(absl::StrCat(VerdictName(r.verdict), " ", r.id, " ", r.title));
+  absl::StatusOr<std::vector<std::string>> theirs = peer.ExchangeVerdicts(ours);
+  for (Result& r : rep->results) {
+    if (r.id != peer_match.id()) continue;
+    if (!theirs.ok()) r.notes.push_back(absl::StrCat("far end's verdicts not received: ", theirs.status().message()));
+    if (theirs.ok())
+      for (const std::string& l : *theirs) r.notes.push_back(absl::StrCat("far end ", peer.host(), ": ", l));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs& in,
+                                        const std::vector<const Check*>& checks, const std::string& peer_addr,
+                                        const std::string& tool_version) {
+  auto refused = [&peer_addr](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat("--peer ", peer_addr, ": ", s.message()));
+  };
+  absl::StatusOr<DeviceView> mine = OnlyDevice(in.view, in.options.device.value_or(""));
+  if (!mine.ok()) return refused(mine.status());
+  absl::StatusOr<PeerClient> opened = PeerClient::Open(peer_addr, *mine, tool_version);
+  if (!opened.ok()) return refused(opened.status());
+  // Shared with the Device factory, which a check's thread may hold.
+  auto peer = std::make_shared<PeerClient>(*std::move(opened));
+  const std::string local_dev = mine->devices[0].name;
+  RunInputs merged{MergePeerView(in.view, peer->remote_view(), peer->host(), local_dev), in.plan, in.options};
+  merged.options.device = local_dev;
+  PeerMatchCheck peer_match(peer->remote_view(), "", 0, peer->host());
+  std::vector<const Check*> run = {&peer_match};
+  run.insert(run.end(), checks.begin(), checks.end());
+  auto view = std::make_shared<const DeviceView>(merged.view);
+  RunReport rep =
+      session.Run(merged, run, [view, peer](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
+        absl::StatusOr<std::unique_ptr<Device>> inner = DeviceFor(*view, d);
+        if (!inner.ok()) return inner.status();
+        return std::unique_ptr<Device>(std::make_unique<PeerDevice>(*std::move(inner), peer.get()));
+      });
+  ExchangeVerdicts(*peer, peer_match, &rep);
+  return rep;
+}
+
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log) {
   const double end = MonotonicSeconds() + deadline_s;
@@ -127,14 +172,14 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
     log << "client " << who << ": " << st.message() << "\n";
     return st;
   }
-  absl::StatusOr<PeerFrame> pf = ch.Receive("PROFILE");
+  absl::StatusOr<ProfileMsg> pf = ReceiveMsg<ProfileMsg>(ch);
   if (!pf.ok()) return pf.status();
-  absl::StatusOr<DeviceView> client_view = ParseProfile(pf->payload, absl::StrCat("client ", who));
+  absl::StatusOr<DeviceView> client_view = ParseProfile(pf->text, absl::StrCat("client ", who));
   if (!client_view.ok()) {
     ch.SendError(client_view.status().message());
     return client_view.status();
   }
-  if (st = ch.Send("PROFILE", WriteProfile(served)); !st.ok()) return st;
+  if (st = SendMsg(ch, ProfileMsg{WriteProfile(served)}); !st.ok()) return st;
   const std::string client_dev = client_view->devices.empty() ? "" : client_view->devices[0].name;
   log << "client " << who << ": rdmacheck " << ch.peer_version() << ", device " << client_dev << "\n";
   int probes = 0;
@@ -150,11 +195,11 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       log << "client " << who << ": " << f.status().message() << "\n";
       return f.status();
     }
-    if (f->type == "BYE") {
+    if (f->type == ByeMsg::kType) {
       log << "client " << who << ": done, " << probes << " probes served\n";
       return absl::OkStatus();
     }
-    if (f->type == "PROBE_SETUP") {
+    if (f->type == ProbeSetupMsg::kType) {
       ++probes;
       st = ServePeerProbe(ch, *f, device);
       log << "client " << who << ": probe " << probes << " " << (st.ok() ? "served" : std::string(st.message()))
@@ -162,9 +207,10 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       if (!st.ok() && (absl::IsDeadlineExceeded(st) || absl::IsUnavailable(st) || absl::IsDataLoss(st))) return st;
       continue;  // the client got an ERROR frame and may go on
     }
-    if (f->type == "VERDICTS") {
-      for (absl::string_view l : absl::StrSplit(f->payload, '\n', absl::SkipEmpty()))
-        log << "client " << who << " verdict: " << l << "\n";
+    if (f->type == VerdictsMsg::kType) {
+      absl::StatusOr<VerdictsMsg> theirs = VerdictsMsg::Decode(f->payload);
+      if (!theirs.ok()) return theirs.status();
+      for (const std::string& l : theirs->lines) log << "client " << who << " verdict: " << l << "\n";
       // Our own side of the comparison, from this end.
       Plan plan;
       Options opts;
@@ -176,7 +222,7 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       log << "this end verdict: " << line << "\n";
       for (const Evidence& e : r.evidence)
         if (e.verdict != Verdict::kPass) log << "  " << e.subject << ": " << e.actual << "\n";
-      if (st = ch.Send("VERDICTS", line); !st.ok()) return st;
+      if (st = SendMsg(ch, VerdictsMsg{{line}}); !st.ok()) return st;
       continue;
     }
     ch.SendError(absl::StrCat("unexpected ", f->type, " frame"));

@@ -1,15 +1,14 @@
 // Peer mode, both roles (docs/peer-mode.md).
 //
-// Client (`rdmacheck --peer HOST[:PORT] -d DEV`): PeerClient connects,
-// checks versions and exchanges profiles; MergePeerView puts the far end's
-// devices into this host's view as "<dev>@<host>", so hung-qp and
-// sge-page-crossing pick them as their peer; PeerDevice runs those probes
-// across the link (tools/peer/remote_probe.h); PeerMatchCheck compares the ends.
+// Client (`rdmacheck --peer HOST[:PORT] -d DEV`): RunPeerChecks, made of the
+// pieces below. PeerClient connects, checks versions and exchanges
+// profiles; MergePeerView puts the far end's devices into this host's view
+// as "<dev>@<host>", so hung-qp and sge-page-crossing pick them as their
+// peer; PeerDevice runs those probes across the link
+// (tools/peer/remote_probe.h); PeerMatchCheck compares the ends.
 //
-//   ASSIGN_OR_RETURN(PeerClient c, PeerClient::Open("198.18.0.2:18516", view, "rxe0"));
-//   DeviceView merged = MergePeerView(view, c.remote_view(), c.host(), "rxe0");
-//   ... run the checks with device_for = [&](d) { return PeerDevice::Wrap(local, &c); }
-//   c.ExchangeVerdicts(lines);   // the far end prints ours, we get theirs
+//   Session session;
+//   ASSIGN_OR_RETURN(RunReport rep, RunPeerChecks(session, inputs, checks, "198.18.0.2", kToolVersion));
 //
 // Server (`rdmacheck serve`): RunServeCommand.
 #ifndef RDMACHECK_TOOLS_PEER_PEER_MODE_H_
@@ -25,6 +24,9 @@
 
 #include "absl/status/statusor.h"
 #include "acts/device.h"
+#include "checks/check.h"
+#include "checks/run_report.h"
+#include "checks/session.h"
 #include "facts/device_view.h"
 #include "tools/peer/channel.h"
 
@@ -85,6 +87,18 @@ class PeerDevice : public Device {
   std::unique_ptr<Device> inner_;
   PeerClient* client_;
 };
+
+// A whole `rdmacheck --peer HOST[:PORT]` run: connects to the far end and
+// exchanges views, runs peer-match and `checks` on the merged view through
+// `session` (the probes go across the link), sends the verdicts and notes the
+// far end's on the peer-match result. in.options.device picks the local
+// device (else the first ACTIVE one). An error is the run not happening at
+// all: no such local device, the far end unreachable or refusing ("--peer
+// HOST: ...", the code of the cause). A far end that does not answer with
+// its verdicts is a note, not an error.
+absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs& in,
+                                        const std::vector<const Check*>& checks, const std::string& peer,
+                                        const std::string& tool_version);
 
 // The far end's half of a peer run on one accepted channel: handshake,
 // profiles, probes, verdicts; bounded by deadline_s in all. `log` gets one

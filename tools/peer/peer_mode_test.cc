@@ -5,6 +5,8 @@
 
 #include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
+#include "checks/runner.h"
+#include "plan/plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -131,6 +133,75 @@ TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
   // A far probe with no WRs is refused before anything is opened.
   req.peer_device = "rxe1@127.0.0.1";
   EXPECT_THAT(d.RunTrafficProbe(req), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no work requests")));
+}
+
+// Runs after peer-match and keeps what it was given: the view's devices,
+// the -d option, and the Device it gets for the far device.
+class RecordingCheck : public Check {
+ public:
+  absl::string_view id() const override { return "recorder"; }
+  absl::string_view summary() const override { return "records its context"; }
+  Result Run(const CheckContext& ctx) const override {
+    for (const DeviceInfo& d : ctx.view.devices) devices.push_back(d.name);
+    device_option = ctx.options.device;
+    absl::StatusOr<std::unique_ptr<Device>> far = ctx.OpenDevice(ctx.view.devices.back());
+    if (far.ok()) far_device = (*far)->Describe();
+    return ResultBuilder(*this, "recorded").Build();
+  }
+  mutable std::vector<std::string> devices;
+  mutable std::optional<std::string> device_option;
+  mutable std::string far_device;
+};
+
+RunInputs InputsFor(const std::string& profile) {
+  RunInputs in;
+  in.view = FixtureProfile(profile);
+  in.plan = DefaultPlan();
+  in.options.device = "rxe0";
+  return in;
+}
+
+TEST(RunPeerChecks, PeerMatchFirstOnTheMergedViewWithTheFarVerdictsAsNotes) {
+  LoopbackServer srv("rxe_mtu1500.profile");
+  RecordingCheck rec;
+  Session session;
+  ASSERT_OK_AND_ASSIGN(RunReport rep,
+                       RunPeerChecks(session, InputsFor("rxe_mtu9000.profile"), {&rec}, srv.addr(), "0.1.0"));
+  srv.thread.join();
+  EXPECT_OK(srv.status);
+  // This host's other device left the view; the far one joined it.
+  EXPECT_THAT(rec.devices, ::testing::ElementsAre("rxe0", "rxe1@127.0.0.1"));
+  EXPECT_EQ(rec.device_option, "rxe0");
+  EXPECT_THAT(rec.far_device, ::testing::EndsWith("(peer 127.0.0.1)"));
+  ASSERT_EQ(rep.results.size(), 2u);
+  const Result& pm = rep.results[0];
+  EXPECT_EQ(pm.id, "peer-match");
+  EXPECT_EQ(pm.verdict, Verdict::kFail);
+  EXPECT_THAT(pm.notes, ::testing::Contains(HasSubstr(
+                            "far end 127.0.0.1: FAIL peer-match rxe1 (this host) and rxe0 on 127.0.0.1")));
+  EXPECT_EQ(rep.results[1].id, "recorder");
+  // The far end got ours.
+  EXPECT_THAT(srv.log.str(), HasSubstr("client 127.0.0.1"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("verdict: FAIL peer-match rxe0 (this host) and rxe1 on 127.0.0.1"));
+}
+
+TEST(RunPeerChecks, NoRunWithoutTheLocalDeviceOrTheFarEnd) {
+  RecordingCheck rec;
+  Session session;
+  RunInputs in = InputsFor("rxe_mtu9000.profile");
+  in.options.device = "mlx5_0";
+  EXPECT_THAT(RunPeerChecks(session, in, {&rec}, "127.0.0.1:1", "0.1.0"),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("--peer 127.0.0.1:1: no RDMA device mlx5_0 on this host (devices: rxe0, rxe1)")));
+  int port;
+  {
+    ASSERT_OK_AND_ASSIGN(PeerListener l, PeerListener::Listen("127.0.0.1", 0));
+    port = l.port();
+  }
+  EXPECT_THAT(RunPeerChecks(session, InputsFor("rxe_mtu9000.profile"), {&rec}, absl::StrCat("127.0.0.1:", port),
+                            "0.1.0"),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr(absl::StrCat("--peer 127.0.0.1:", port, ": connect("))));
+  EXPECT_TRUE(rec.devices.empty());
 }
 
 }  // namespace

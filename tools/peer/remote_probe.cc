@@ -4,135 +4,32 @@
 #include <infiniband/verbs.h>
 
 #include <algorithm>
-#include <cstring>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "acts/probe/completion_wait.h"
-#include "acts/probe/gid_choice.h"
-#include "facts/gid_table.h"
-#include "facts/hw_counters.h"
+#include "acts/probe/probe_steps.h"
 #include "acts/probe/probe_util.h"
 #include "acts/probe/sge_layout.h"
-#include "util/status_macros.h"
-#include "verbs/context.h"
-#include "verbs/errors.h"
-#include "verbs/qp_state.h"
-#include "verbs/rc_connect.h"
-#include "verbs/resources.h"
+#include "facts/hw_counters.h"
+#include "facts/rdma_types.h"
+#include "tools/peer/messages.h"
 #include "util/clock.h"
+#include "util/status_macros.h"
 
 namespace rdmacheck {
 namespace {
 
-using Fields = std::map<std::string, std::string>;
-
-// One end. Members in creation order: destroyed QP -> MRs -> CQ -> PD -> context.
-struct End {
-  std::string dev;
-  int port = 1;
-  std::optional<verbs::Context> ctx;
-  ibv_port_attr port_attr{};
-  GidEntry gid;
-  ibv_gid raw_gid{};
-  std::optional<verbs::ProtectionDomain> pd;
-  std::optional<verbs::CompletionQueue> cq;
-  std::optional<Region> region, send_4k, send_huge;
-  std::optional<verbs::QueuePair> qp;
-};
-
-absl::Status OpenEnd(const std::string& sysfs_root, const std::string& dev, int port, std::optional<int> gid_index,
-                     End* e) {
-  e->dev = dev;
-  e->port = port;
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::Context ctx, verbs::Context::Open(dev));
-  e->ctx.emplace(std::move(ctx));
-  RDMACHECK_ASSIGN_OR_RETURN(PortGid pg, ResolvePortGid(*e->ctx, sysfs_root, dev, port, gid_index));
-  e->port_attr = pg.attr;
-  e->gid = pg.gid;
-  e->raw_gid = pg.raw;
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::ProtectionDomain pd, verbs::ProtectionDomain::Alloc(*e->ctx));
-  e->pd.emplace(std::move(pd));
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::CompletionQueue cq, verbs::CompletionQueue::Create(*e->ctx, 64));
-  e->cq.emplace(std::move(cq));
-  return absl::OkStatus();
-}
-
-absl::Status CreateQp(End* e, uint32_t send_wr, uint32_t recv_wr, uint32_t send_sge) {
-  ibv_qp_cap cap{};
-  cap.max_send_wr = send_wr;
-  cap.max_recv_wr = recv_wr;
-  cap.max_send_sge = send_sge;
-  cap.max_recv_sge = 1;
-  RDMACHECK_ASSIGN_OR_RETURN(verbs::QueuePair qp, verbs::QueuePair::Create(*e->pd, *e->cq, *e->cq, IBV_QPT_RC, cap));
-  e->qp.emplace(std::move(qp));
-  verbs::RcPath p;
-  p.dev = e->dev;
-  p.port = e->port;
-  p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  return verbs::ToInit(*e->qp, p);
-}
-
-struct Transport {
-  int timeout = 14, retry_cnt = 6, rnr_retry = 3;
-};
-
-absl::Status Connect(const End& e, uint32_t remote_qpn, const std::string& remote_gid, ibv_mtu mtu, const Transport& t) {
-  ibv_gid dgid{};
-  if (inet_pton(AF_INET6, remote_gid.c_str(), dgid.raw) != 1)
-    return absl::InvalidArgumentError(absl::StrCat("peer GID '", remote_gid, "' is not an IPv6 address"));
-  verbs::RcPath p;
-  p.dev = e.dev;
-  p.port = e.port;
-  p.path_mtu = mtu;
-  p.dest_qpn = remote_qpn;
-  p.dgid = dgid;
-  p.dgid_text = remote_gid;
-  p.sgid_index = e.gid.index;
-  p.timeout = t.timeout;
-  p.retry_cnt = t.retry_cnt;
-  p.rnr_retry = t.rnr_retry;
-  RDMACHECK_RETURN_IF_ERROR(verbs::ToRtr(*e.qp, p));
-  return verbs::ToRts(*e.qp, p);
-}
-
-std::string QpState(const End& e) { return e.qp ? verbs::QueryQpState(*e.qp) : "none"; }
-
-void DrainEvents(const End& e, double wait_s, std::vector<std::string>* out) {
-  if (e.ctx) DrainAsyncEvents(*e.ctx, e.dev, wait_s, AsyncEventText::kTypeOnly, out);
-}
-
-std::optional<Counters> Snap(const std::string& root, const End& e) {
-  absl::StatusOr<Counters> c = ReadHwCounters(root, e.dev, e.port);
-  if (!c.ok()) return std::nullopt;
-  return *std::move(c);
-}
-
-void PutCounters(const std::string& prefix, const Counters& c, Fields* f) {
-  for (const auto& [k, v] : c) (*f)[prefix + k] = absl::StrCat(v);
-}
-Counters GetCounters(const std::string& prefix, const Fields& f) {
-  Counters c;
-  for (const auto& [k, v] : f) {
-    uint64_t n;
-    if (absl::StartsWith(k, prefix) && absl::SimpleAtoi(v, &n)) c[k.substr(prefix.size())] = n;
-  }
-  return c;
-}
-
-CompletionPoller Poller(const End& e) { return PollerFor(*e.cq); }
-
-absl::StatusOr<Fields> Ask(PeerChannel& ch, absl::string_view type, const Fields& f, absl::string_view reply) {
-  RDMACHECK_RETURN_IF_ERROR(ch.Send(type, EncodeFields(f)));
-  RDMACHECK_ASSIGN_OR_RETURN(PeerFrame got, ch.Receive(reply));
-  return DecodeFields(got.payload, reply);
+// The far QP from its QPN and textual GID, as they crossed the side channel.
+absl::StatusOr<RemoteQp> FarQp(uint32_t qpn, const std::string& gid) {
+  RemoteQp q;
+  q.qpn = qpn;
+  q.gid_text = gid;
+  if (inet_pton(AF_INET6, gid.c_str(), q.gid.raw) != 1)
+    return absl::InvalidArgumentError(absl::StrCat("peer GID '", gid, "' is not an IPv6 address"));
+  return q;
 }
 
 ibv_mtu MtuEnum(int64_t v) {
@@ -141,140 +38,237 @@ ibv_mtu MtuEnum(int64_t v) {
 
 // --- server half ------------------------------------------------------------
 
-absl::Status ServeImpl(PeerChannel& ch, const PeerFrame& setup, const std::string& device, const std::string& root) {
-  const std::string what = "PROBE_SETUP";
-  RDMACHECK_ASSIGN_OR_RETURN(Fields f, DecodeFields(setup.payload, what));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string want_dev, FieldStr(f, "device", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t port, FieldInt(f, "port", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t cqpn, FieldInt(f, "qpn", what));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string cgid, FieldStr(f, "gid", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t cmtu, FieldInt(f, "mtu", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t recv_bytes, FieldInt(f, "recv_bytes", what));
-  Transport t;
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t to, FieldInt(f, "timeout", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rc, FieldInt(f, "retry_cnt", what));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rnr, FieldInt(f, "rnr_retry", what));
-  // The same bounds as the local probe: 7 retries forever on rxe.
-  if (to < 1 || to > 31 || rc < 0 || rc > 6 || rnr < 0 || rnr > 6)
-    return absl::InvalidArgumentError(absl::StrCat(what, ": timeout ", to, " retry_cnt ", rc, " rnr_retry ", rnr,
-                                                   " out of bounds (1..31, 0..6, 0..6)"));
-  t.timeout = static_cast<int>(to);
-  t.retry_cnt = static_cast<int>(rc);
-  t.rnr_retry = static_cast<int>(rnr);
-  if (recv_bytes <= 0 || recv_bytes > (256 << 20))
-    return absl::InvalidArgumentError(absl::StrCat(what, ": recv_bytes ", recv_bytes, " not in 1..256 MiB"));
-  if (!device.empty() && !want_dev.empty() && want_dev != device)
-    return absl::InvalidArgumentError(absl::StrCat("this server serves ", device, ", not ", want_dev));
-  const std::string dev = device.empty() ? want_dev : device;
-  if (dev.empty()) return absl::InvalidArgumentError("no device: start `rdmacheck serve -d DEV`");
-  std::optional<int> gid_index;
-  if (auto it = f.find("gid_index"); it != f.end() && !it->second.empty()) {
-    int gi;
-    if (!absl::SimpleAtoi(it->second, &gi)) return absl::InvalidArgumentError(absl::StrCat(what, ": bad gid_index"));
-    gid_index = gi;
-  }
-  End b;
-  RDMACHECK_RETURN_IF_ERROR(OpenEnd(root, dev, static_cast<int>(port), gid_index, &b));
-  RDMACHECK_RETURN_IF_ERROR(CreateQp(&b, 1, 16, 1));
-  const uint64_t rbytes = (static_cast<uint64_t>(recv_bytes) + 4095) / 4096 * 4096;
-  RDMACHECK_ASSIGN_OR_RETURN(Region r, MakeRegion(*b.pd, rbytes, false, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
-  b.region.emplace(std::move(r));
-  const ibv_mtu mtu = std::min(MtuEnum(cmtu), b.port_attr.active_mtu);
-  RDMACHECK_RETURN_IF_ERROR(Connect(b, static_cast<uint32_t>(cqpn), cgid, mtu, t));
-  Fields ready{{"device", dev},
-               {"port", absl::StrCat(b.port)},
-               {"qpn", absl::StrCat(b.qp->qp_num())},
-               {"gid", b.gid.gid},
-               {"gid_index", absl::StrCat(b.gid.index)},
-               {"gid_type", std::string(GidTypeName(b.gid.type))},
-               {"mtu", absl::StrCat(static_cast<int>(b.port_attr.active_mtu))},
-               {"rkey", absl::StrCat(b.region->mr.rkey())},
-               {"addr", absl::StrCat(reinterpret_cast<uintptr_t>(b.region->buf.data()))},
-               {"region_bytes", absl::StrCat(rbytes)}};
-  std::optional<Counters> before = Snap(root, b);
-  ready["counters_known"] = before ? "1" : "0";
-  if (before) PutCounters("c.", *before, &ready);
-  RDMACHECK_RETURN_IF_ERROR(ch.Send("PROBE_READY", EncodeFields(ready)));
+// The responder's QP and target, for the WR frames that follow.
+struct Served {
+  ProbeEnd b;
+  uint64_t rbytes = 0;  // the target region's size
+  std::string root;
+  std::optional<Counters> wr_before;  // at the last WR frame
+};
 
-  std::optional<Counters> wr_before;
+// PROBE_SETUP: checks the request, creates and connects the QP, registers
+// the target, answers PROBE_READY.
+absl::Status ServeSetup(PeerChannel& ch, const PeerFrame& setup, const std::string& device, Served* sv) {
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeSetupMsg m, ProbeSetupMsg::Decode(setup.payload));
+  const absl::string_view what = ProbeSetupMsg::kType;
+  // The same bounds as the local probe: 7 retries forever on rxe.
+  if (m.timeout < 1 || m.timeout > 31 || m.retry_cnt < 0 || m.retry_cnt > 6 || m.rnr_retry < 0 || m.rnr_retry > 6)
+    return absl::InvalidArgumentError(absl::StrCat(what, ": timeout ", m.timeout, " retry_cnt ", m.retry_cnt,
+                                                   " rnr_retry ", m.rnr_retry, " out of bounds (1..31, 0..6, 0..6)"));
+  if (m.recv_bytes <= 0 || m.recv_bytes > (256 << 20))
+    return absl::InvalidArgumentError(absl::StrCat(what, ": recv_bytes ", m.recv_bytes, " not in 1..256 MiB"));
+  if (!device.empty() && !m.device.empty() && m.device != device)
+    return absl::InvalidArgumentError(absl::StrCat("this server serves ", device, ", not ", m.device));
+  const std::string dev = device.empty() ? m.device : device;
+  if (dev.empty()) return absl::InvalidArgumentError("no device: start `rdmacheck serve -d DEV`");
+  ProbeEnd& b = sv->b;
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(sv->root, dev, m.port, m.gid_index, &b));
+  RDMACHECK_RETURN_IF_ERROR(AllocPdAndCq(&b));
+  RDMACHECK_RETURN_IF_ERROR(CreateProbeQp(&b, 1, 16, 1));
+  RDMACHECK_RETURN_IF_ERROR(InitProbeQp(b));
+  sv->rbytes = (static_cast<uint64_t>(m.recv_bytes) + 4095) / 4096 * 4096;
+  RDMACHECK_ASSIGN_OR_RETURN(Region r,
+                             MakeRegion(*b.pd, sv->rbytes, false, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+  b.region.emplace(std::move(r));
+  const ibv_mtu mtu = std::min(MtuEnum(m.mtu), b.port_attr.active_mtu);
+  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp client, FarQp(m.qpn, m.gid));
+  RDMACHECK_RETURN_IF_ERROR(ConnectProbeQp(b, client, mtu, m.timeout, m.retry_cnt, m.rnr_retry));
+  ProbeReadyMsg ready;
+  ready.device = dev;
+  ready.port = b.port;
+  ready.qpn = b.qp->qp_num();
+  ready.gid = b.gid.gid;
+  ready.gid_index = b.gid.index;
+  ready.gid_type = std::string(GidTypeName(b.gid.type));
+  ready.mtu = static_cast<int>(b.port_attr.active_mtu);
+  ready.rkey = b.region->mr.rkey();
+  ready.addr = reinterpret_cast<uintptr_t>(b.region->buf.data());
+  ready.region_bytes = sv->rbytes;
+  std::optional<Counters> before = SnapCounters(sv->root, b);
+  ready.counters_known = before.has_value();
+  if (before) ready.counters = *before;
+  return SendMsg(ch, ready);
+}
+
+// WR: the target pre-filled and, for a SEND, the receive posted; WR_READY.
+absl::Status ServeWr(PeerChannel& ch, const WrMsg& w, Served* sv) {
+  if (w.bytes > sv->rbytes)
+    return absl::InvalidArgumentError(absl::StrCat("WR ", w.index, ": ", w.bytes, " bytes > region ", sv->rbytes));
+  PrefillTarget(sv->b.region->buf.data(), w.index, w.bytes);
+  WrReadyMsg rep{QpStateOf(sv->b), std::nullopt};
+  if (w.op == ProbeOp::kSend) {
+    if (absl::Status s = PostProbeRecv(sv->b, static_cast<uint64_t>(w.index)); !s.ok())
+      rep.post_error = std::string(s.message());
+  }
+  sv->wr_before = SnapCounters(sv->root, sv->b);
+  return SendMsg(ch, rep);
+}
+
+// WR_CHECK: the receive's completion (SEND) within what is left of the
+// client's deadline, every byte compared, the counters' deltas; WR_RESULT.
+absl::Status ServeWrCheck(PeerChannel& ch, const WrCheckMsg& w, Served* sv) {
+  const double wait_s = std::clamp(w.wait_s, 0.0, 600.0);
+  WrResultMsg rep;
+  bool landed = w.op == ProbeOp::kRdmaWrite && w.send_ok;
+  if (w.op == ProbeOp::kSend) {
+    rep.recv = RecvCompletionOf(WaitForCompletions(PollerFor(*sv->b.cq), 1, w.send_ok ? wait_s : 0.0, nullptr));
+    landed = rep.recv->state == RecvCompletion::State::kCompleted;
+  }
+  if (landed) {
+    rep.first_mismatch = FirstMismatch(sv->b.region->buf.data(), w.index, std::min(w.bytes, sv->rbytes));
+    rep.verified = !rep.first_mismatch;
+  }
+  std::optional<Counters> after = SnapCounters(sv->root, sv->b);
+  if (sv->wr_before && after) rep.delta = CounterDelta(*sv->wr_before, *after);
+  rep.qp_state = QpStateOf(sv->b);
+  return SendMsg(ch, rep);
+}
+
+// PROBE_END: the QP's state, its async events and counters; PROBE_DONE.
+absl::Status ServeEnd(PeerChannel& ch, const Served& sv) {
+  ProbeDoneMsg done;
+  DrainAsyncEvents(*sv.b.ctx, sv.b.dev, 0.05, AsyncEventText::kTypeOnly, &done.events);
+  done.qp_state = QpStateOf(sv.b);
+  std::optional<Counters> after = SnapCounters(sv.root, sv.b);
+  done.counters_known = after.has_value();
+  if (after) done.counters = *after;
+  return SendMsg(ch, done);
+}
+
+absl::Status ServeImpl(PeerChannel& ch, const PeerFrame& setup, const std::string& device, const std::string& root) {
+  Served sv;
+  sv.root = root;
+  RDMACHECK_RETURN_IF_ERROR(ServeSetup(ch, setup, device, &sv));
   for (;;) {
     RDMACHECK_ASSIGN_OR_RETURN(PeerFrame fr, ch.Receive());
-    RDMACHECK_ASSIGN_OR_RETURN(Fields w, DecodeFields(fr.payload, fr.type));
-    if (fr.type == "WR") {
-      RDMACHECK_ASSIGN_OR_RETURN(int64_t index, FieldInt(w, "index", "WR"));
-      RDMACHECK_ASSIGN_OR_RETURN(int64_t bytes, FieldInt(w, "bytes", "WR"));
-      RDMACHECK_ASSIGN_OR_RETURN(std::string op, FieldStr(w, "op", "WR"));
-      if (bytes < 0 || static_cast<uint64_t>(bytes) > rbytes)
-        return absl::InvalidArgumentError(absl::StrCat("WR ", index, ": ", bytes, " bytes > region ", rbytes));
-      uint8_t* dst = b.region->buf.data();
-      for (int64_t k = 0; k < bytes; ++k) dst[k] = PeerPatternByte(static_cast<int>(index), k) ^ 0xa5;
-      Fields rep{{"qp_state", QpState(b)}};
-      if (op == "SEND") {
-        ibv_sge sge{reinterpret_cast<uintptr_t>(dst), static_cast<uint32_t>(rbytes), b.region->mr.lkey()};
-        ibv_recv_wr rwr{};
-        rwr.wr_id = static_cast<uint64_t>(index);
-        rwr.sg_list = &sge;
-        rwr.num_sge = 1;
-        ibv_recv_wr* bad = nullptr;
-        if (int e = ibv_post_recv(b.qp->get(), &rwr, &bad); e != 0)
-          rep["post_error"] = absl::StrCat("ibv_post_recv(dev=", dev, "): ", verbs::ErrnoText(e));
-      }
-      wr_before = Snap(root, b);
-      RDMACHECK_RETURN_IF_ERROR(ch.Send("WR_READY", EncodeFields(rep)));
-    } else if (fr.type == "WR_CHECK") {
-      RDMACHECK_ASSIGN_OR_RETURN(int64_t index, FieldInt(w, "index", "WR_CHECK"));
-      RDMACHECK_ASSIGN_OR_RETURN(int64_t bytes, FieldInt(w, "bytes", "WR_CHECK"));
-      RDMACHECK_ASSIGN_OR_RETURN(std::string op, FieldStr(w, "op", "WR_CHECK"));
-      RDMACHECK_ASSIGN_OR_RETURN(int64_t send_ok, FieldInt(w, "send_ok", "WR_CHECK"));
-      RDMACHECK_ASSIGN_OR_RETURN(double wait_s, FieldDouble(w, "wait_s", "WR_CHECK"));
-      wait_s = std::clamp(wait_s, 0.0, 600.0);
-      Fields rep;
-      bool landed = op == "RDMA_WRITE" && send_ok == 1;
-      if (op == "SEND") {
-        WaitOutcome wo = WaitForCompletions(Poller(b), 1, send_ok == 1 ? wait_s : 0.0, nullptr);
-        if (wo.end == WaitEnd::kPollError) {
-          rep["state"] = "error";
-          rep["wc_status_text"] = absl::StrCat("ibv_poll_cq returned ", wo.poll_rc);
-        } else if (wo.wcs.empty()) {
-          rep["state"] = "none";
-        } else if (wo.wcs[0].status != IBV_WC_SUCCESS) {
-          rep["state"] = "error";
-          rep["wc_status"] = absl::StrCat(static_cast<int>(wo.wcs[0].status));
-          rep["wc_status_text"] = ibv_wc_status_str(wo.wcs[0].status);
-          rep["vendor_err"] = absl::StrCat(wo.wcs[0].vendor_err);
-        } else {
-          rep["state"] = "completed";
-          landed = true;
-        }
-      }
-      if (landed) {
-        const uint8_t* dst = b.region->buf.data();
-        int64_t bad = -1;
-        for (int64_t k = 0; k < bytes && k < static_cast<int64_t>(rbytes); ++k) {
-          if (dst[k] != PeerPatternByte(static_cast<int>(index), k)) {
-            bad = k;
-            break;
-          }
-        }
-        rep["verified"] = bad < 0 ? "1" : "0";
-        if (bad >= 0) rep["first_mismatch"] = absl::StrCat(bad);
-      }
-      std::optional<Counters> after = Snap(root, b);
-      if (wr_before && after) PutCounters("d.", CounterDelta(*wr_before, *after), &rep);
-      rep["qp_state"] = QpState(b);
-      RDMACHECK_RETURN_IF_ERROR(ch.Send("WR_RESULT", EncodeFields(rep)));
-    } else if (fr.type == "PROBE_END") {
-      std::vector<std::string> events;
-      DrainEvents(b, 0.05, &events);
-      Fields done{{"qp_state", QpState(b)}, {"events", absl::StrJoin(events, ";")}};
-      std::optional<Counters> after = Snap(root, b);
-      done["counters_known"] = after ? "1" : "0";
-      if (after) PutCounters("c.", *after, &done);
-      return ch.Send("PROBE_DONE", EncodeFields(done));
+    if (fr.type == WrMsg::kType) {
+      RDMACHECK_ASSIGN_OR_RETURN(WrMsg w, WrMsg::Decode(fr.payload));
+      RDMACHECK_RETURN_IF_ERROR(ServeWr(ch, w, &sv));
+    } else if (fr.type == WrCheckMsg::kType) {
+      RDMACHECK_ASSIGN_OR_RETURN(WrCheckMsg w, WrCheckMsg::Decode(fr.payload));
+      RDMACHECK_RETURN_IF_ERROR(ServeWrCheck(ch, w, &sv));
+    } else if (fr.type == ProbeEndMsg::kType) {
+      return ServeEnd(ch, sv);
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unexpected ", fr.type, " frame during a probe"));
     }
   }
+}
+
+// --- client half ------------------------------------------------------------
+
+// The far end's half as the client's WRs need it.
+struct FarEnd {
+  std::string host;
+  uint64_t addr = 0;  // the RDMA WRITE target
+  uint32_t rkey = 0;
+};
+
+// This end's QP and send buffers; r gets the GID, the SGEs asked and
+// granted, the WR layouts and any huge-page note.
+absl::Status SetUpNear(const ProbeRequest& req, ProbeEnd* a, WrLayouts* lay, ProbeResult* r) {
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(req.sysfs_root, req.device, req.port, req.gid_index, a));
+  RDMACHECK_RETURN_IF_ERROR(AllocPdAndCq(a));
+  r->gid_index = a->gid.index;
+  r->gid = a->gid.gid;
+  r->gid_type = std::string(GidTypeName(a->gid.type));
+  RDMACHECK_ASSIGN_OR_RETURN(r->requested_send_sge, WantSendSge(req, *a));
+  RDMACHECK_RETURN_IF_ERROR(CreateProbeQp(a, 16, 1, r->requested_send_sge));
+  RDMACHECK_RETURN_IF_ERROR(InitProbeQp(*a));
+  r->granted_send_sge = a->qp->granted().max_send_sge;
+  RDMACHECK_ASSIGN_OR_RETURN(*lay, LayOutWrs(req.wrs, r->granted_send_sge, &r->wrs));
+  return MakeSendBuffers(*lay, "on this host", a, r);
+}
+
+// PROBE_SETUP / PROBE_READY: the far QP created and connected to ours, then
+// ours to it, at the smaller active MTU; r gets the far device, GID, path
+// MTU and counters.
+absl::StatusOr<FarEnd> ConnectFar(PeerChannel& ch, const ProbeRequest& req, const ProbeEnd& a,
+                                  const WrLayouts& lay, ProbeResult* r) {
+  ProbeSetupMsg setup;
+  setup.device = req.peer_device;
+  setup.port = req.peer_port;
+  setup.gid_index = req.peer_gid_index;
+  setup.qpn = a.qp->qp_num();
+  setup.gid = a.gid.gid;
+  setup.mtu = static_cast<int>(a.port_attr.active_mtu);
+  setup.recv_bytes = static_cast<int64_t>(lay.need_recv);
+  setup.timeout = req.timeout;
+  setup.retry_cnt = req.retry_cnt;
+  setup.rnr_retry = req.rnr_retry;
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeReadyMsg ready, AskMsg<ProbeReadyMsg>(ch, setup));
+  FarEnd far;
+  far.host = ch.peer_name().substr(0, ch.peer_name().rfind(':'));
+  far.rkey = ready.rkey;
+  far.addr = ready.addr;
+  r->peer_gid = ready.gid;
+  r->peer_device = absl::StrCat(ready.device, "@", far.host);
+  r->peer_gid_index = ready.gid_index;
+  const ibv_mtu mtu = std::min(a.port_attr.active_mtu, MtuEnum(ready.mtu));
+  r->path_mtu = 128 << mtu;
+  RDMACHECK_ASSIGN_OR_RETURN(RemoteQp server, FarQp(ready.qpn, r->peer_gid));
+  RDMACHECK_RETURN_IF_ERROR(ConnectProbeQp(a, server, mtu, req.timeout, req.retry_cnt, req.rnr_retry));
+  r->counters_known = ready.counters_known;
+  r->peer_counters_before = ready.counters;
+  return far;
+}
+
+// One WR across the link: WR (the far end pre-fills its target and posts
+// the receive), the post and the send's completion here within the
+// deadline, WR_CHECK (the far end's receive and byte check in what is left
+// of it). True when the WR failed (the probe stops there).
+absl::StatusOr<bool> RunPeerWr(PeerChannel& ch, const ProbeRequest& req, const ProbeEnd& a, const FarEnd& far,
+                               const SgeLayout& l, const std::atomic<bool>* stop, WrOutcome* w, bool* interrupted) {
+  const Region& src = w->spec.straddle >= kPage2M ? *a.send_huge : *a.send_4k;
+  w->sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w->spec.straddle);
+  std::vector<ibv_sge> sges = WriteMessage(l, src.buf.data(), src.mr.lkey(), w->index);
+  RDMACHECK_ASSIGN_OR_RETURN(WrReadyMsg wr_ready, AskMsg<WrReadyMsg>(ch, WrMsg{w->index, w->spec.op, l.total_bytes}));
+  if (wr_ready.post_error) {
+    w->state = WrState::kPostFailed;
+    w->recv_side = true;
+    w->post_error = *wr_ready.post_error;
+    return true;
+  }
+  w->qp_state_before = QpStateOf(a);
+  std::optional<Counters> ca = SnapCounters(req.sysfs_root, a);
+  const double posted = MonotonicSeconds();
+  bool send_ok = false;
+  if (absl::Status s = PostProbeSend(a, w->index, w->spec.op, sges, far.addr, far.rkey); !s.ok()) {
+    w->state = WrState::kPostFailed;
+    w->post_error = std::string(s.message());
+  } else {
+    send_ok = WaitSendCompletion(a, req.deadline_s, stop, w, interrupted);
+  }
+  RDMACHECK_ASSIGN_OR_RETURN(
+      WrResultMsg res, AskMsg<WrResultMsg>(ch, WrCheckMsg{w->index, w->spec.op, l.total_bytes, send_ok,
+                                                           SecondsLeft(req.deadline_s, posted)}));
+  if (w->spec.op == ProbeOp::kSend && send_ok) {
+    w->seconds = MonotonicSeconds() - posted;
+    if (res.recv) RecordRecvCompletion(*res.recv, w);
+  }
+  std::optional<Counters> ca2 = SnapCounters(req.sysfs_root, a);
+  if (ca && ca2) w->local_delta = CounterDelta(*ca, *ca2);
+  w->peer_delta = res.delta;
+  if (w->state == WrState::kCompleted) {
+    w->verified = res.verified.value_or(false);
+    if (!w->verified) w->first_mismatch = res.first_mismatch;
+  }
+  return w->state != WrState::kCompleted || !w->verified || *interrupted;
+}
+
+// PROBE_END / PROBE_DONE: both QPs' states, async events and counters.
+absl::Status EndPeerProbe(PeerChannel& ch, const ProbeRequest& req, const ProbeEnd& a, const FarEnd& far,
+                          bool failed, ProbeResult* r) {
+  DrainAsyncEvents(*a.ctx, a.dev, failed ? 0.05 : 0.0, AsyncEventText::kTypeOnly, &r->async_events);
+  RDMACHECK_ASSIGN_OR_RETURN(ProbeDoneMsg done, AskMsg<ProbeDoneMsg>(ch, ProbeEndMsg{}));
+  for (const std::string& e : done.events) r->async_events.push_back(absl::StrCat(e, "@", far.host));
+  r->qp_state = QpStateOf(a);
+  r->peer_qp_state = done.qp_state;
+  std::optional<Counters> after = SnapCounters(req.sysfs_root, a);
+  if (after) r->counters_after = *after;
+  r->peer_counters_after = done.counters;
+  r->counters_known = r->counters_known && after.has_value() && done.counters_known;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -303,185 +297,27 @@ absl::StatusOr<ProbeResult> RunPeerProbe(PeerChannel& ch, const ProbeRequest& re
   r.retry_cnt = req.retry_cnt;
   r.timeout = req.timeout;
   r.deadline_s = req.deadline_s;
-  End a;
-  RDMACHECK_RETURN_IF_ERROR(OpenEnd(req.sysfs_root, req.device, req.port, req.gid_index, &a));
-  r.gid_index = a.gid.index;
-  r.gid = a.gid.gid;
-  r.gid_type = std::string(GidTypeName(a.gid.type));
-  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex attr, a.ctx->QueryDeviceEx());
-  uint32_t want_sge = 1;
-  for (const WrSpec& w : req.wrs) want_sge = std::max(want_sge, w.num_sge);
-  if (req.want_max_sge) want_sge = std::max<uint32_t>(1, attr.orig_attr.max_sge);
-  r.requested_send_sge = want_sge;
-  RDMACHECK_RETURN_IF_ERROR(CreateQp(&a, 16, 1, want_sge));
-  r.granted_send_sge = a.qp->granted().max_send_sge;
-
-  std::vector<std::optional<SgeLayout>> layouts(req.wrs.size());
-  uint64_t need_4k = 4096, need_huge = 0, need_recv = 4096;
-  r.wrs.resize(req.wrs.size());
-  for (size_t i = 0; i < req.wrs.size(); ++i) {
-    WrOutcome& w = r.wrs[i];
-    w.index = static_cast<int>(i);
-    w.spec = req.wrs[i];
-    w.num_sge = w.spec.num_sge == 0 ? r.granted_send_sge : w.spec.num_sge;
-    if (w.num_sge > r.granted_send_sge) {
-      w.skip_reason = absl::StrCat(w.num_sge, " SGEs > granted max_send_sge ", r.granted_send_sge);
-      continue;
-    }
-    RDMACHECK_ASSIGN_OR_RETURN(SgeLayout l, ComputeSgeLayout(w.spec, w.num_sge));
-    w.total_bytes = l.total_bytes;
-    need_recv = std::max(need_recv, l.total_bytes);
-    (w.spec.straddle >= kPage2M ? need_huge : need_4k) =
-        std::max(w.spec.straddle >= kPage2M ? need_huge : need_4k, l.buffer_bytes);
-    layouts[i] = std::move(l);
-  }
-  RDMACHECK_ASSIGN_OR_RETURN(Region s4k, MakeRegion(*a.pd, (need_4k + 4095) / 4096 * 4096, false, IBV_ACCESS_LOCAL_WRITE));
-  a.send_4k.emplace(std::move(s4k));
-  if (need_huge > 0) {
-    absl::StatusOr<Region> h =
-        MakeRegion(*a.pd, (need_huge + kPage2M - 1) / kPage2M * kPage2M, true, IBV_ACCESS_LOCAL_WRITE);
-    if (h.ok()) {
-      a.send_huge.emplace(*std::move(h));
-    } else {
-      r.notes.push_back(absl::StrCat("no huge pages on this host (", h.status().message(),
-                                     "): the 2 MiB-boundary WRs were skipped"));
-      for (WrOutcome& w : r.wrs)
-        if (w.spec.straddle >= kPage2M && w.skip_reason.empty()) w.skip_reason = "no huge pages";
-    }
-  }
-
-  // The far end's QP, connected to ours.
-  Fields setup{{"device", req.peer_device},
-               {"port", absl::StrCat(req.peer_port)},
-               {"gid_index", req.peer_gid_index ? absl::StrCat(*req.peer_gid_index) : ""},
-               {"qpn", absl::StrCat(a.qp->qp_num())},
-               {"gid", a.gid.gid},
-               {"mtu", absl::StrCat(static_cast<int>(a.port_attr.active_mtu))},
-               {"recv_bytes", absl::StrCat(need_recv)},
-               {"timeout", absl::StrCat(req.timeout)},
-               {"retry_cnt", absl::StrCat(req.retry_cnt)},
-               {"rnr_retry", absl::StrCat(req.rnr_retry)}};
-  RDMACHECK_ASSIGN_OR_RETURN(Fields ready, Ask(ch, "PROBE_SETUP", setup, "PROBE_READY"));
-  const std::string host = ch.peer_name().substr(0, ch.peer_name().rfind(':'));
-  RDMACHECK_ASSIGN_OR_RETURN(std::string pdev, FieldStr(ready, "device", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pqpn, FieldInt(ready, "qpn", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(r.peer_gid, FieldStr(ready, "gid", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pgi, FieldInt(ready, "gid_index", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t pmtu, FieldInt(ready, "mtu", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t rkey, FieldInt(ready, "rkey", "PROBE_READY"));
-  RDMACHECK_ASSIGN_OR_RETURN(int64_t raddr, FieldInt(ready, "addr", "PROBE_READY"));
-  r.peer_device = absl::StrCat(pdev, "@", host);
-  r.peer_gid_index = static_cast<int>(pgi);
-  const ibv_mtu mtu = std::min(a.port_attr.active_mtu, MtuEnum(pmtu));
-  r.path_mtu = 128 << mtu;
-  Transport t{req.timeout, req.retry_cnt, req.rnr_retry};
-  RDMACHECK_RETURN_IF_ERROR(Connect(a, static_cast<uint32_t>(pqpn), r.peer_gid, mtu, t));
+  ProbeEnd a;
+  WrLayouts lay;
+  RDMACHECK_RETURN_IF_ERROR(SetUpNear(req, &a, &lay, &r));
+  RDMACHECK_ASSIGN_OR_RETURN(FarEnd far, ConnectFar(ch, req, a, lay, &r));
   r.setup_seconds = MonotonicSeconds() - t0;
-  std::optional<Counters> before = Snap(req.sysfs_root, a);
-  r.counters_known = before.has_value() && ready["counters_known"] == "1";
+  std::optional<Counters> before = SnapCounters(req.sysfs_root, a);
+  r.counters_known = before.has_value() && r.counters_known;
   if (before) r.counters_before = *before;
-  r.peer_counters_before = GetCounters("c.", ready);
 
   // Each side-channel read may wait for the far end's completion deadline.
   ch.set_io_deadline(req.deadline_s + 10);
   bool failed = false;
-  std::vector<uint8_t> expect;
   for (size_t i = 0; i < r.wrs.size() && !failed; ++i) {
-    WrOutcome& w = r.wrs[i];
-    if (!layouts[i] || !w.skip_reason.empty()) continue;
+    if (!lay.layouts[i] || !r.wrs[i].skip_reason.empty()) continue;
     if (stop != nullptr && stop->load()) {
       r.interrupted = true;
       break;
     }
-    const SgeLayout& l = *layouts[i];
-    const Region& src = w.spec.straddle >= kPage2M ? *a.send_huge : *a.send_4k;
-    w.sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w.spec.straddle);
-    std::vector<ibv_sge> sges;
-    uint64_t k = 0;
-    for (const SgeSpan& s : l.sges) {
-      for (uint32_t j = 0; j < s.length; ++j, ++k) src.buf.data()[s.offset + j] = PeerPatternByte(w.index, k);
-      sges.push_back({reinterpret_cast<uintptr_t>(src.buf.data() + s.offset), s.length, src.mr.lkey()});
-    }
-    const bool send = w.spec.op == ProbeOp::kSend;
-    const std::string op(ProbeOpName(w.spec.op));
-    RDMACHECK_ASSIGN_OR_RETURN(Fields wr_ready, Ask(ch, "WR",
-                                                    {{"index", absl::StrCat(i)},
-                                                     {"op", op},
-                                                     {"bytes", absl::StrCat(l.total_bytes)}},
-                                                    "WR_READY"));
-    if (auto it = wr_ready.find("post_error"); it != wr_ready.end()) {
-      w.state = WrState::kPostFailed;
-      w.recv_side = true;
-      w.post_error = it->second;
-      failed = true;
-      break;
-    }
-    w.qp_state_before = QpState(a);
-    std::optional<Counters> ca = Snap(req.sysfs_root, a);
-    ibv_send_wr swr{};
-    swr.wr_id = i;
-    swr.sg_list = sges.data();
-    swr.num_sge = static_cast<int>(sges.size());
-    swr.opcode = send ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
-    swr.send_flags = IBV_SEND_SIGNALED;
-    if (!send) {
-      swr.wr.rdma.remote_addr = static_cast<uint64_t>(raddr);
-      swr.wr.rdma.rkey = static_cast<uint32_t>(rkey);
-    }
-    ibv_send_wr* bad = nullptr;
-    const double posted = MonotonicSeconds();
-    bool send_ok = false;
-    if (int rc = ibv_post_send(a.qp->get(), &swr, &bad); rc != 0) {
-      w.state = WrState::kPostFailed;
-      w.post_error = absl::StrCat("ibv_post_send(dev=", a.dev, " opcode=", op, " num_sge=", sges.size(),
-                                  "): ", verbs::ErrnoText(rc));
-    } else {
-      WaitOutcome ws = WaitForCompletions(Poller(a), 1, req.deadline_s, stop);
-      send_ok = RecordSendCompletion(ws, &w, &r.interrupted);
-    }
-    // The far end: the receive's completion (SEND) and the bytes.
-    const double left = std::max(0.0, req.deadline_s - (MonotonicSeconds() - posted));
-    RDMACHECK_ASSIGN_OR_RETURN(Fields res, Ask(ch, "WR_CHECK",
-                                               {{"index", absl::StrCat(i)},
-                                                {"op", op},
-                                                {"bytes", absl::StrCat(l.total_bytes)},
-                                                {"send_ok", send_ok ? "1" : "0"},
-                                                {"wait_s", absl::StrCat(left)}},
-                                               "WR_RESULT"));
-    if (send && send_ok) {
-      w.seconds = MonotonicSeconds() - posted;
-      const std::string st = res["state"];
-      if (st == "none") {
-        w.state = WrState::kNoCompletion;
-        w.recv_side = true;
-      } else if (st == "error") {
-        w.state = WrState::kError;
-        w.recv_side = true;
-        absl::SimpleAtoi(res["wc_status"], &w.wc_status);
-        w.wc_status_text = res["wc_status_text"];
-        absl::SimpleAtoi(res["vendor_err"], &w.vendor_err);
-      }
-    }
-    std::optional<Counters> ca2 = Snap(req.sysfs_root, a);
-    if (ca && ca2) w.local_delta = CounterDelta(*ca, *ca2);
-    w.peer_delta = GetCounters("d.", res);
-    if (w.state == WrState::kCompleted) {
-      w.verified = res["verified"] == "1";
-      uint64_t m;
-      if (!w.verified && absl::SimpleAtoi(res["first_mismatch"], &m)) w.first_mismatch = m;
-    }
-    failed = w.state != WrState::kCompleted || !w.verified || r.interrupted;
+    RDMACHECK_ASSIGN_OR_RETURN(failed, RunPeerWr(ch, req, a, far, *lay.layouts[i], stop, &r.wrs[i], &r.interrupted));
   }
-  DrainEvents(a, failed ? 0.05 : 0.0, &r.async_events);
-  RDMACHECK_ASSIGN_OR_RETURN(Fields done, Ask(ch, "PROBE_END", {}, "PROBE_DONE"));
-  for (absl::string_view e : absl::StrSplit(done["events"], ';', absl::SkipEmpty()))
-    r.async_events.push_back(absl::StrCat(e, "@", host));
-  r.qp_state = QpState(a);
-  r.peer_qp_state = done["qp_state"];
-  std::optional<Counters> after = Snap(req.sysfs_root, a);
-  if (after) r.counters_after = *after;
-  r.peer_counters_after = GetCounters("c.", done);
-  r.counters_known = r.counters_known && after.has_value() && done["counters_known"] == "1";
+  RDMACHECK_RETURN_IF_ERROR(EndPeerProbe(ch, req, a, far, failed, &r));
   r.seconds = MonotonicSeconds() - t0;
   return r;
 }

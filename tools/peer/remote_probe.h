@@ -27,12 +27,6 @@
 
 namespace rdmacheck {
 
-// The byte at offset k of WR `wr`'s message: both halves compute it, so the
-// server verifies without the data crossing the side channel.
-inline uint8_t PeerPatternByte(int wr, uint64_t k) {
-  return static_cast<uint8_t>((k * 131 + wr * 29 + 7) & 0xff);
-}
-
 // Client half. req.device is this host's; req.peer_device / peer_gid_index
 // name the far end's (empty: the device `serve -d` was given). The result's
 // peer_device is "<dev>@<host>".

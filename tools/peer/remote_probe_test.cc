@@ -5,8 +5,11 @@
 
 #include <sys/socket.h>
 
+#include <cstring>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/peer/messages.h"
 #include "util/status_matchers.h"
 
 namespace rdmacheck {
@@ -15,39 +18,47 @@ namespace {
 using ::rdmacheck::testing::StatusIs;
 using ::testing::HasSubstr;
 
-std::string SetupFrame(const std::map<std::string, std::string>& over) {
-  std::map<std::string, std::string> f{{"device", "rxe1"}, {"port", "1"},        {"gid_index", ""},
-                                       {"qpn", "17"},      {"gid", "::ffff:198.18.0.1"}, {"mtu", "5"},
-                                       {"recv_bytes", "4096"}, {"timeout", "14"}, {"retry_cnt", "6"},
-                                       {"rnr_retry", "3"}};
-  for (const auto& [k, v] : over) f[k] = v;
-  return EncodeFields(f);
+ProbeSetupMsg GoodSetup() {
+  ProbeSetupMsg m;
+  m.device = "rxe1";
+  m.qpn = 17;
+  m.gid = "::ffff:198.18.0.1";
+  m.mtu = 5;
+  m.recv_bytes = 4096;
+  return m;
 }
 
 struct BadSetup {
-  std::map<std::string, std::string> over;
+  void (*edit)(ProbeSetupMsg&);
+  // Then on the payload's text: what a client that is not rdmacheck may send.
+  const char* from;
+  const char* to;
   const char* served;
   const char* message;
 };
 
 TEST(ServePeerProbe, RefusesBadSetupsBeforeTouchingADeviceAndTellsTheClient) {
   const BadSetup cases[] = {
-      {{{"retry_cnt", "7"}}, "rxe1", "retry_cnt 7 rnr_retry 3 out of bounds"},
-      {{{"rnr_retry", "7"}}, "rxe1", "rnr_retry 7 out of bounds"},
-      {{{"timeout", "0"}}, "rxe1", "timeout 0"},
-      {{{"recv_bytes", "0"}}, "rxe1", "recv_bytes 0 not in 1..256 MiB"},
-      {{{"device", "rxe0"}}, "rxe1", "this server serves rxe1, not rxe0"},
-      {{{"device", ""}}, "", "no device: start `rdmacheck serve -d DEV`"},
-      {{{"qpn", "x"}}, "rxe1", "PROBE_SETUP: field 'qpn' = 'x' is not an integer"},
+      {[](ProbeSetupMsg& m) { m.retry_cnt = 7; }, "", "", "rxe1", "retry_cnt 7 rnr_retry 3 out of bounds"},
+      {[](ProbeSetupMsg& m) { m.rnr_retry = 7; }, "", "", "rxe1", "rnr_retry 7 out of bounds"},
+      {[](ProbeSetupMsg& m) { m.timeout = 0; }, "", "", "rxe1", "timeout 0"},
+      {[](ProbeSetupMsg& m) { m.recv_bytes = 0; }, "", "", "rxe1", "recv_bytes 0 not in 1..256 MiB"},
+      {[](ProbeSetupMsg& m) { m.device = "rxe0"; }, "", "", "rxe1", "this server serves rxe1, not rxe0"},
+      {[](ProbeSetupMsg& m) { m.device = ""; }, "", "", "", "no device: start `rdmacheck serve -d DEV`"},
+      {[](ProbeSetupMsg&) {}, "qpn 17", "qpn x", "rxe1", "PROBE_SETUP: field 'qpn' = 'x' is not an integer"},
   };
   for (const BadSetup& c : cases) {
+    ProbeSetupMsg m = GoodSetup();
+    c.edit(m);
+    std::string payload = m.Encode();
+    if (*c.from != '\0') payload.replace(payload.find(c.from), strlen(c.from), c.to);
     int sv[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     PeerChannel server(sv[0], "client", 1), client(sv[1], "server", 1);
-    absl::Status s = ServePeerProbe(server, PeerFrame{"PROBE_SETUP", SetupFrame(c.over)}, c.served);
+    absl::Status s = ServePeerProbe(server, PeerFrame{"PROBE_SETUP", payload}, c.served);
     EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message))) << c.message;
     // The client, waiting for PROBE_READY, gets the reason.
-    EXPECT_THAT(client.Receive("PROBE_READY"), StatusIs(absl::StatusCode::kAborted, HasSubstr(c.message)));
+    EXPECT_THAT(ReceiveMsg<ProbeReadyMsg>(client), StatusIs(absl::StatusCode::kAborted, HasSubstr(c.message)));
   }
 }
 
@@ -67,13 +78,6 @@ TEST(RunPeerProbe, RefusesRequestsThatCouldHang) {
   req.deadline_s = 2;
   req.wrs.clear();
   EXPECT_THAT(RunPeerProbe(ch, req), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no work requests")));
-}
-
-TEST(PeerPatternByte, DiffersAcrossWrsAndOffsets) {
-  EXPECT_NE(PeerPatternByte(0, 0), PeerPatternByte(1, 0));
-  EXPECT_NE(PeerPatternByte(0, 0), PeerPatternByte(0, 1));
-  // The far end pre-fills with pattern ^ 0xa5: never equal to the pattern.
-  for (uint64_t k = 0; k < 512; ++k) EXPECT_NE(PeerPatternByte(3, k) ^ 0xa5, PeerPatternByte(3, k));
 }
 
 }  // namespace
