@@ -90,4 +90,13 @@ Result ResultBuilder::CouldNotRun(const Check& check, std::string title, std::st
   return r;
 }
 
+std::unique_ptr<Device> OpenOrWarn(const CheckContext& ctx, const DeviceInfo& dev, absl::string_view what,
+                                   ResultBuilder& b) {
+  absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(dev);
+  if (opened.ok()) return *std::move(opened);
+  b.Expect(absl::StrCat(dev.name, " ", what), "device opened",
+           absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
+  return nullptr;
+}
+
 }  // namespace rdmacheck

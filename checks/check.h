@@ -133,6 +133,11 @@ class ResultBuilder {
   Result r_;
 };
 
+// ctx.OpenDevice(dev) for a probe; when it cannot be had, null after a WARN
+// row "<dev> <what>: expected device opened, actual could not open it: <why>".
+std::unique_ptr<Device> OpenOrWarn(const CheckContext& ctx, const DeviceInfo& dev, absl::string_view what,
+                                   ResultBuilder& b);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_CHECKS_CHECK_H_

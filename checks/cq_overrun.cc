@@ -57,13 +57,8 @@ Result CqOverrunCheck::Run(const CheckContext& ctx) const {
   for (const DeviceInfo* dev : devs) {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
-    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*dev);
-    if (!opened.ok()) {
-      b.Expect(absl::StrCat(dev->name, " CQ overrun probe"), "device opened",
-               absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
-      continue;
-    }
-    std::unique_ptr<Device> d = *std::move(opened);
+    std::unique_ptr<Device> d = OpenOrWarn(ctx, *dev, "CQ overrun probe", b);
+    if (d == nullptr) continue;
     CqOverrunRequest req;
     req.device = dev->name;
     req.port = port;

@@ -288,13 +288,8 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
     PeerChoice peer = ChoosePeer(ctx.view, *dev, port);
-    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*dev);
-    if (!opened.ok()) {
-      b.Expect(absl::StrCat(dev->name, " probe"), "device opened",
-               absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
-      continue;
-    }
-    std::unique_ptr<Device> d = *std::move(opened);
+    std::unique_ptr<Device> d = OpenOrWarn(ctx, *dev, "probe", b);
+    if (d == nullptr) continue;
     ProbeRequest req = MakeProbeRequest(ctx, *dev, port, peer);
     req.wrs = ExchangeWrs();
     absl::StatusOr<ProbeResult> got = d->RunTrafficProbe(req);
