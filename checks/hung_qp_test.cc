@@ -115,6 +115,21 @@ TEST(HungQpTest, ADeviceWithoutAProbeSkips) {
   EXPECT_EQ(r.skip_reason, "traffic probe needs a live device");
 }
 
+// A live device that cannot be opened: the WARN row says why, as the open
+// failed (LiveDevice::Open's status), not a bare "could not open".
+TEST(HungQpTest, OpenFailureIsInTheEvidence) {
+  DeviceView v = LivePair();
+  Options opts;
+  opts.device = "rxe0";
+  CheckContext ctx{v, FixturePlan(""), opts, [](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
+                     return absl::PermissionDeniedError(absl::StrCat("ibv_open_device(dev=", d.name, "): Permission denied"));
+                   }};
+  Result r = HungQpCheck().Run(ctx);
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence, ::testing::Contains(EvidenceRow(
+                              "rxe0 probe", "could not open it: ibv_open_device(dev=rxe0): Permission denied", Verdict::kWarn)));
+}
+
 TEST(HungQpTest, HealthyPairPasses) {
   ProbeRequest seen;
   Options opts;
