@@ -186,15 +186,5 @@ TEST(Cli, DiagCreateQpNamesTheFieldAndExitsOne) {
   EXPECT_THAT(ok.out, HasSubstr("127"));  // rxe: 100 -> roundup_pow_of_two(101) - 1
 }
 
-TEST(Cli, ExitCodes) {
-  Result pass, fail, skip;
-  pass.verdict = Verdict::kPass;
-  fail.verdict = Verdict::kFail;
-  skip.verdict = Verdict::kSkip;
-  EXPECT_EQ(ExitCodeFor({pass, skip}), kExitOk);
-  EXPECT_EQ(ExitCodeFor({pass, fail}), kExitFail);
-  EXPECT_EQ(ExitCodeFor({skip, skip}), kExitNothingRan);
-}
-
 }  // namespace
 }  // namespace rdmacheck
