@@ -28,6 +28,7 @@
 #include "facts/devinfo_import.h"
 #include "util/numbers.h"
 #include "util/status_macros.h"
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -879,25 +880,9 @@ std::string WriteProfile(const DeviceView& view) {
 }
 
 absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return absl::InvalidArgumentError(
-        absl::StrCat("ReadProfileFile(", path, "): is a directory, not a profile"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    int err = errno;
-    if (err == ENOENT)
-      return absl::NotFoundError(absl::StrCat("ReadProfileFile(", path, "): no such file"));
-    if (err == EACCES)
-      return absl::PermissionDeniedError(
-          absl::StrCat("ReadProfileFile(", path, "): permission denied"));
-    return absl::InternalError(absl::StrCat("ReadProfileFile(", path, "): ", strerror(err)));
-  }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  if (in.bad())
-    return absl::InternalError(absl::StrCat("ReadProfileFile(", path, "): read failed"));
-  std::string text = buf.str();
+  // Profiles and pastes are tens of kB; a -vv paste of many HCAs a few MB.
+  constexpr uint64_t kMaxProfileBytes = uint64_t{64} << 20;
+  RDMACHECK_ASSIGN_OR_RETURN(std::string text, ReadInputFile("ReadProfileFile", path, "a profile", kMaxProfileBytes));
   if (LooksLikeIbvDevinfo(text)) return ParseIbvDevinfo(text, path);
   return ParseProfile(text, path);
 }

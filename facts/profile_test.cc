@@ -615,6 +615,14 @@ TEST(ReadProfileFileTest, MissingFileIsNotFoundNamingThePath) {
                        HasSubstr("fixtures/profiles/nope.profile")));
 }
 
+// /dev/zero would grow memory until killed; a FIFO with no writer would
+// block with no deadline.
+TEST(ReadProfileFileTest, NotARegularFileIsRefused) {
+  EXPECT_THAT(ReadProfileFile("/dev/zero"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ReadProfileFile(/dev/zero): not a regular file (a profile is read from a file)")));
+}
+
 TEST(ReadProfileFileTest, DirectoryIsInvalidArgument) {
   EXPECT_THAT(ReadProfileFile("fixtures/profiles"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is a directory")));

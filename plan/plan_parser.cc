@@ -21,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -714,32 +715,9 @@ absl::StatusOr<Plan> ParsePlan(absl::string_view text, absl::string_view filenam
 }
 
 absl::StatusOr<Plan> ReadPlanFile(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    int err = errno;
-    std::string what = absl::StrCat("ReadPlanFile(", path, "): ", std::strerror(err));
-    if (err == ENOENT || err == ENOTDIR) return absl::NotFoundError(what);
-    if (err == EACCES) return absl::PermissionDeniedError(what);
-    return absl::UnknownError(what);
-  }
-  // Only regular files: opening a FIFO would block with no deadline.
-  if (!S_ISREG(st.st_mode))
-    return absl::InvalidArgumentError(
-        absl::StrCat("ReadPlanFile(", path, "): not a regular file"));
-  if (static_cast<uint64_t>(st.st_size) > kMaxFileBytes)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ReadPlanFile(", path, "): ", st.st_size, " bytes is too large for a plan (at most ",
-        kMaxFileBytes, ")"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    int err = errno;
-    std::string what = absl::StrCat("ReadPlanFile(", path, "): ", std::strerror(err));
-    if (err == EACCES) return absl::PermissionDeniedError(what);
-    return absl::UnknownError(what);
-  }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return ParsePlan(buf.str(), path);
+  absl::StatusOr<std::string> text = ReadInputFile("ReadPlanFile", path, "a plan", kMaxFileBytes);
+  if (!text.ok()) return text.status();
+  return ParsePlan(*text, path);
 }
 
 }  // namespace rdmacheck

@@ -553,10 +553,13 @@ TEST(ReadPlanFileTest, MissingFileIsNotFoundNamingThePath) {
                        HasSubstr("ReadPlanFile(fixtures/plans/no_such.plan)")));
 }
 
-TEST(ReadPlanFileTest, DirectoryIsNotARegularFile) {
+TEST(ReadPlanFileTest, DirectoryOrDeviceIsNotAPlan) {
   EXPECT_THAT(ReadPlanFile("fixtures/plans"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("ReadPlanFile(fixtures/plans): not a regular file")));
+                       HasSubstr("ReadPlanFile(fixtures/plans): is a directory, not a plan")));
+  EXPECT_THAT(ReadPlanFile("/dev/zero"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ReadPlanFile(/dev/zero): not a regular file (a plan is read from a file)")));
 }
 
 TEST(DefaultPlanTest, IsTheDocumentedPlan) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "util/status_macros.h"
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -413,14 +414,12 @@ std::string ExplainRuleSet::Substitute(absl::string_view text,
 
 absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadFile(
     const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat("cannot open rule file '", path,
-                                            "': ", std::strerror(errno)));
-  }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return Parse(buf.str(), path);
+  // The rule base is ~70 kB; a user's own rule file has no reason to be
+  // more than a few MB.
+  constexpr uint64_t kMaxRuleFileBytes = uint64_t{16} << 20;
+  absl::StatusOr<std::string> text = ReadInputFile("LoadRuleFile", path, "a rule file", kMaxRuleFileBytes);
+  if (!text.ok()) return text.status();
+  return Parse(*text, path);
 }
 
 absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadEmbedded() {

@@ -355,5 +355,12 @@ TEST(ExplainRulesLoader, MissingFileIsNotFound) {
                        HasSubstr("/nonexistent/rules.txt")));
 }
 
+// /dev/zero would grow memory until killed; a FIFO would block.
+TEST(ExplainRulesLoader, NotARegularFileIsRefused) {
+  EXPECT_THAT(ExplainRuleSet::LoadFile("/dev/zero"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("LoadRuleFile(/dev/zero): not a regular file (a rule file is read from a file)")));
+}
+
 }  // namespace
 }  // namespace rdmacheck

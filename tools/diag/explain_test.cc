@@ -232,7 +232,7 @@ TEST(ExplainCommand, UnreadableInputIsTwo) {
   };
   const Case kCases[] = {
       {{"/nonexistent/x.log"}, "", "cannot open '/nonexistent/x.log'"},
-      {{}, "/nonexistent/r.txt", "cannot open rule file '/nonexistent/r.txt'"},
+      {{}, "/nonexistent/r.txt", "LoadRuleFile(/nonexistent/r.txt): no such file"},
   };
   for (const Case& c : kCases) {
     std::istringstream in("");
