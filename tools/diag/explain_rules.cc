@@ -335,8 +335,10 @@ absl::Status ExplainRuleSet::Validate() {
             "); move the more specific rule first"));
       }
       for (const auto& [name, want] : ex.expect) {
+        // C++17 lambdas cannot capture a structured binding (clang refuses).
+        const std::string& key = name;
         auto it = std::find_if(m.captures.begin(), m.captures.end(),
-                               [&](const auto& c) { return c.first == name; });
+                               [&key](const auto& c) { return c.first == key; });
         std::string got = it == m.captures.end() ? "(not captured)"
                                                  : Quote(it->second);
         if (it == m.captures.end() || it->second != want) {
