@@ -122,6 +122,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   }
 
   std::vector<Ruleset> rulesets;
+  std::vector<std::string> unreadable;  // judged without these: an "accepted" row cannot pass
   for (const auto& [source, text] : h.rulesets) {
     absl::StatusOr<Ruleset> rs =
         source == "nft" ? firewall::ParseNftRuleset(text, source)
@@ -132,6 +133,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
                Verdict::kWarn);
       r.Remedy(absl::StrCat(source == "nft" ? "nft list ruleset" : absl::StrCat(source, "-save"),
                             "   # attach the output to a bug report: the reader could not parse it"));
+      unreadable.push_back(source);
       continue;
     }
     rs->source = source;
@@ -162,7 +164,11 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
                                 ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
                                                o.decided_by->Where(), ")")
                                 : "accepted (no base chain on its path)";
-          r.Expect(subj, "accepted", how, o.uncertain.empty() ? Verdict::kPass : Verdict::kWarn);
+          if (!unreadable.empty())
+            absl::StrAppend(&how, "; not judged: the ", absl::StrJoin(unreadable, ", "),
+                            " ruleset could not be read");
+          r.Expect(subj, "accepted", how,
+                   o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
           for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
           if (!o.uncertain.empty())
             r.Remedy(absl::StrCat("nft list ruleset; iptables-save   # check by hand the rules "

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -121,6 +122,12 @@ TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
                        DefaultPlan(), Rxe0());
   EXPECT_EQ(r.verdict, Verdict::kWarn);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "nft:2: unexpected end of input", Verdict::kWarn)));
+  // The path was judged without the unreadable ruleset: its row says so
+  // and cannot pass.
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
+                                               "not judged: the nft ruleset could not be read", Verdict::kWarn)));
+  for (const Evidence& e : r.evidence)
+    if (absl::StartsWith(e.subject, "UDP 4791 in on")) EXPECT_NE(e.verdict, Verdict::kPass) << e.actual;
 }
 
 TEST(Firewall4791, NotUnderstoodRulesAreNamedInNotes) {
