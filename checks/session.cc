@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "acts/driver_model.h"
@@ -46,6 +47,16 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
     in.plan = DefaultPlan();
   }
   in.options = src.options;
+  // A plan for a device this view does not have would leave every check
+  // with nothing to look at; say where the plan names it instead. (A view
+  // with no device at all is device-present's to report.)
+  if (in.plan.device && !in.view.devices.empty() && in.view.Device(*in.plan.device) == nullptr) {
+    std::vector<std::string> names;
+    for (const DeviceInfo& d : in.view.devices) names.push_back(d.name);
+    return absl::InvalidArgumentError(absl::StrCat(
+        in.plan.path, ":", in.plan.device_line, ": device: ", *in.plan.device, " is not a device of ",
+        in.view.source, " (devices: ", absl::StrJoin(names, ", "), ")"));
+  }
   return in;
 }
 

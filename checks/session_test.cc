@@ -1,5 +1,6 @@
 #include "checks/session.h"
 
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,20 @@ TEST(Session, BadPlanNamesFileAndLine) {
   src.plan = "fixtures/plans/bad_typo.plan";
   EXPECT_THAT(LoadRunInputs(src, 0).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("fixtures/plans/bad_typo.plan:")));
+}
+
+// A plan for a device the view lacks is bad input at the plan's line, not
+// a run in which every check has nothing to look at.
+TEST(Session, PlanDeviceMissingFromTheViewNamesThePlanLine) {
+  const std::string path = ::testing::TempDir() + "/other_device.plan";
+  std::ofstream(path) << "[plan]\nname = t\ndevice = mlx5_9\n[qp q]\nmax_send_wr = 1\nmax_recv_wr = 1\n";
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  src.plan = path;
+  EXPECT_THAT(LoadRunInputs(src, 0).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr(path + ":3: device: mlx5_9 is not a device of "
+                                        "profile:fixtures/profiles/rxe_mtu9000.profile (devices: rxe0, rxe1)")));
 }
 
 TEST(Session, ProfileGetsTheDriverModel) {

@@ -55,6 +55,7 @@ struct Plan {
   std::string name;
   std::string description;
   std::optional<std::string> device;     // the device it is for, e.g. "rxe0"
+  int device_line = 0;                   // the line that names it, for messages
   std::optional<int> port;
   std::optional<int> path_mtu;           // bytes: 256..4096
   std::optional<GidType> gid_type;

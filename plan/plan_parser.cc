@@ -502,9 +502,10 @@ class Parser {
     } else if (key == "description") {
       plan_.description = v;
     } else if (key == "device") {
-      if (IsName(v))
+      if (IsName(v)) {
         plan_.device = v;
-      else
+        plan_.device_line = n;
+      } else
         errors_.Add(n, key, absl::StrCat("'", v, "' is not a device name (", NameRule(), ")"));
     } else if (key == "port") {
       if (Whole(n, key, v, 1, 255, &x)) plan_.port = static_cast<int>(x);
