@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "util/input_file.h"
 #include "util/numbers.h"
 
 namespace rdmacheck {
@@ -25,19 +26,13 @@ std::string JoinPath(absl::string_view a, absl::string_view b) {
 std::optional<std::string> SysfsReader::ReadFile(absl::string_view rel) const {
   int fd = ::open(Path(rel).c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
+  // Past the cap the rest is left unread: sysfs values are short, and a
+  // busy host's /proc/net/udp keeps what fits.
   std::string out;
-  char buf[4096];
-  while (out.size() < kMaxFileBytes) {
-    ssize_t n = ::read(fd, buf, std::min(sizeof(buf), kMaxFileBytes - out.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
+  bool over = false;
+  const int err = ReadFdBounded(fd, kMaxFileBytes, &out, &over);
   ::close(fd);
+  if (err != 0) return std::nullopt;
   return out;
 }
 

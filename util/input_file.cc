@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -20,6 +21,25 @@ absl::Status ErrnoStatus(const std::string& at, int err) {
 }
 
 }  // namespace
+
+int ReadFdBounded(int fd, uint64_t limit, std::string* out, bool* over) {
+  *over = false;
+  char buf[65536];
+  for (;;) {
+    // One byte past the limit tells "more" from "exactly the limit".
+    const uint64_t room = limit + 1 - out->size();
+    const ssize_t n = read(fd, buf, static_cast<size_t>(std::min<uint64_t>(sizeof(buf), room)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    out->append(buf, static_cast<size_t>(n));
+    if (out->size() > limit) {
+      out->resize(limit);
+      *over = true;
+      return 0;
+    }
+  }
+}
 
 absl::StatusOr<std::string> ReadInputFile(absl::string_view caller, const std::string& path,
                                           absl::string_view what, uint64_t max_bytes) {
@@ -39,24 +59,14 @@ absl::StatusOr<std::string> ReadInputFile(absl::string_view caller, const std::s
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return ErrnoStatus(at, errno);
   std::string out;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      close(fd);
-      return absl::UnknownError(absl::StrCat(at, ": read: ", std::strerror(err)));
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-    // The size can grow while it is read: the bound holds regardless.
-    if (out.size() > max_bytes) {
-      close(fd);
-      return too_large(out.size());
-    }
-  }
+  bool over = false;
+  const int err = ReadFdBounded(fd, max_bytes, &out, &over);
   close(fd);
+  if (err != 0) return absl::UnknownError(absl::StrCat(at, ": read: ", std::strerror(err)));
+  // The size can grow while it is read: the bound holds regardless.
+  if (over)
+    return absl::InvalidArgumentError(
+        absl::StrCat(at, ": more than ", max_bytes, " bytes is too large for ", what, " (it grew while read)"));
   return out;
 }
 

@@ -19,6 +19,12 @@
 
 namespace rdmacheck {
 
+// Reads `fd` to its end, keeping at most `limit` bytes in *out; *over is set
+// when the file holds more. Returns 0, or the errno of a failed read. The one
+// bounded read loop: ReadInputFile refuses what is over, the sysfs reader
+// (facts/sysfs.h) keeps what fits.
+int ReadFdBounded(int fd, uint64_t limit, std::string* out, bool* over);
+
 // NotFound, PermissionDenied, InvalidArgument (a directory, not a regular
 // file, more than max_bytes), Unknown (any other errno).
 absl::StatusOr<std::string> ReadInputFile(absl::string_view caller, const std::string& path,
