@@ -67,6 +67,11 @@ absl::StatusOr<std::unique_ptr<Device>> DeviceFor(const DeviceView& view, const 
   return std::unique_ptr<Device>(*std::move(live));
 }
 
+DeviceFactory DevicesOf(DeviceView view) {
+  auto shared = std::make_shared<const DeviceView>(std::move(view));
+  return [shared](const DeviceInfo& d) { return DeviceFor(*shared, d); };
+}
+
 int ExitCodeFor(const std::vector<Result>& results) {
   bool any_fail = false, all_skip = !results.empty();
   for (const Result& r : results) {
@@ -97,12 +102,7 @@ RunReport Session::Run(const RunInputs& in, const std::vector<const Check*>& che
                        DeviceFactory device_for) const {
   const absl::Time started = absl::Now();
   const double t0 = MonotonicSeconds();
-  if (!device_for) {
-    // A copy of the view: the runner may hand the factory to a check's
-    // thread that outlives this call.
-    auto view = std::make_shared<const DeviceView>(in.view);
-    device_for = [view](const DeviceInfo& d) { return DeviceFor(*view, d); };
-  }
+  if (!device_for) device_for = DevicesOf(in.view);
   CheckContext ctx{in.view, in.plan, in.options, device_for};
   std::vector<Result> results = RunChecks(checks, ctx);
   return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0);

@@ -53,6 +53,10 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
 // Permission denied"), the driver model of its profile otherwise.
 absl::StatusOr<std::unique_ptr<Device>> DeviceFor(const DeviceView& view, const DeviceInfo& dev);
 
+// DeviceFor over its own copy of `view`: a factory that may outlive the
+// caller's view (the runner hands it to a check's thread).
+DeviceFactory DevicesOf(DeviceView view);
+
 // Exit code for a finished run: 1 if any FAIL, 3 if every check SKIPped.
 int ExitCodeFor(const std::vector<Result>& results);
 

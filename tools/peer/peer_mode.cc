@@ -150,10 +150,9 @@ absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs&
   PeerMatchCheck peer_match(peer->remote_view(), "", 0, peer->host());
   std::vector<const Check*> run = {&peer_match};
   run.insert(run.end(), checks.begin(), checks.end());
-  auto view = std::make_shared<const DeviceView>(merged.view);
-  RunReport rep =
-      session.Run(merged, run, [view, peer](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
-        absl::StatusOr<std::unique_ptr<Device>> inner = DeviceFor(*view, d);
+  RunReport rep = session.Run(
+      merged, run, [local = DevicesOf(merged.view), peer](const DeviceInfo& d) -> absl::StatusOr<std::unique_ptr<Device>> {
+        absl::StatusOr<std::unique_ptr<Device>> inner = local(d);
         if (!inner.ok()) return inner.status();
         return std::unique_ptr<Device>(std::make_unique<PeerDevice>(*std::move(inner), peer.get()));
       });
