@@ -14,6 +14,18 @@ const SrqSpec* Plan::Srq(const std::string& n) const {
   return nullptr;
 }
 
+const PartSpec* Plan::Part(uint32_t id) const {
+  for (const PartSpec& p : parts)
+    if (p.vendor_part_id == id) return &p;
+  return nullptr;
+}
+
+const CounterLimit* Plan::CounterLimitFor(const std::string& n) const {
+  for (const CounterLimit& c : counter_limits)
+    if (c.name == n) return &c;
+  return nullptr;
+}
+
 uint64_t Plan::TotalQps() const {
   uint64_t n = 0;
   for (const QpClass& q : qp_classes) n += q.count;

@@ -49,6 +49,22 @@ struct QpClass {
   uint64_t mr_bytes = 0; // memory each QP registers (buffers), for memlock
 };
 
+// [part ID]: what the deployment requires of every adapter of one part
+// (vendor_part_id, as sysfs and ibv_devinfo print it in decimal).
+struct PartSpec {
+  uint32_t vendor_part_id = 0;
+  int line = 0;
+  std::optional<std::string> min_fw_ver;  // dotted, e.g. "16.35.2000"
+};
+
+// [counter NAME]: a port counter the deployment tolerates moving up to a
+// rate (per second over link-health's window) instead of not at all.
+struct CounterLimit {
+  std::string name;                       // sysfs file name, e.g. "symbol_error"
+  int line = 0;
+  double max_per_s = 0;
+};
+
 struct Plan {
   std::string path;      // file it came from; "<default>" for DefaultPlan()
   bool is_default = false;
@@ -61,13 +77,21 @@ struct Plan {
   std::optional<GidType> gid_type;
   std::optional<int> gid_index;
   std::optional<std::string> link_layer; // "Ethernet" | "InfiniBand"
-  std::optional<std::string> min_rate;   // e.g. "10 Gb/sec"; informational
+  std::optional<std::string> min_rate;   // as written, e.g. "100 Gb/sec"
+  std::optional<double> min_rate_gbps;   // min_rate in Gb/s (port-rate judges it)
+  int min_rate_line = 0;
+  // Lanes the ports are expected to train at ("4X"); 2X for split cables.
+  std::optional<std::string> link_width;
   std::optional<uint64_t> memory_budget; // bytes for all queue memory
   std::optional<uint64_t> mr_bytes;      // registered memory beyond per-QP mr_bytes
   std::vector<CqSpec> cqs;
   std::vector<SrqSpec> srqs;
   std::vector<QpClass> qp_classes;
+  std::vector<PartSpec> parts;
+  std::vector<CounterLimit> counter_limits;
 
+  const PartSpec* Part(uint32_t vendor_part_id) const;
+  const CounterLimit* CounterLimitFor(const std::string& name) const;
   const CqSpec* Cq(const std::string& name) const;
   const SrqSpec* Srq(const std::string& name) const;
   // Sum of count over all QP classes.
