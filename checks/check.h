@@ -69,6 +69,9 @@ struct Options {
   // sge-page-crossing: also WARN for drivers in its table of suspected (and
   // unverified) legacy SGE page-crossing deviations.
   bool suspect_legacy_sge = false;
+  // link-health, pcie: how long a live run watches counters and async events
+  // (at most check_deadline_s; facts/link_window.h).
+  double window_s = 2;
 };
 
 // Returns the Device to act on for a device of the view: the real one when
@@ -97,6 +100,7 @@ struct CheckContext {
 enum CheckNeeds : unsigned {
   kNeedsRulesets = 1u << 0,  // the firewall rulesets (nft, iptables-save)
   kNeedsDevice = 1u << 1,    // it acts through a Device (creates, probes)
+  kNeedsWindow = 1u << 2,    // counters sampled twice over Options::window_s, async events
 };
 
 class Check {

@@ -25,20 +25,13 @@ namespace {
 // moved 0.40 Gb/s at MTU 1024 and 1.16 Gb/s at 4096 (docs/checks/mtu-chain.md).
 constexpr int kBandwidthMtu = 4096;
 
-std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
-  if (d.netdev) return d.netdev;
-  for (const GidEntry& g : p.gids)
-    if (!g.netdev.empty()) return g.netdev;
-  return std::nullopt;
-}
-
 void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p, ResultBuilder& r,
                std::vector<std::string>& missing) {
   const std::string subj = absl::StrCat(d.name, " port ", p.port_num);
   const bool rxe = d.driver && *d.driver == "rxe";
   const bool eth = !p.link_layer || *p.link_layer == "Ethernet";
   const int max_mtu = p.max_mtu.value_or(4096);
-  std::optional<std::string> nd = eth ? PortNetdev(d, p) : std::nullopt;
+  std::optional<std::string> nd = eth ? d.PortNetdev(p) : std::nullopt;
   const NetdevInfo* n = nd ? ctx.view.Netdev(*nd) : nullptr;
   std::optional<int> nd_mtu = n ? n->mtu : std::nullopt;
 

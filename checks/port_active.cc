@@ -8,18 +8,9 @@
 namespace rdmacheck {
 namespace {
 
-// The netdev a port rides on: the device's parent (rxe, siw) or the netdev of
-// its first GID (RoCE hardware).
-std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
-  if (d.netdev) return d.netdev;
-  for (const GidEntry& g : p.gids)
-    if (!g.netdev.empty()) return g.netdev;
-  return std::nullopt;
-}
-
 void RemedyPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
                 ResultBuilder& r) {
-  std::optional<std::string> nd = PortNetdev(d, p);
+  std::optional<std::string> nd = d.PortNetdev(p);
   bool eth = p.link_layer && *p.link_layer == "Ethernet";
   std::string show = absl::StrCat("ibv_devinfo -d ", d.name, " -i ", p.port_num,
                                   " | grep -E 'state|phys_state'   # expect PORT_ACTIVE and LINK_UP");

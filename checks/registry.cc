@@ -16,9 +16,11 @@
 #include "checks/firewall_4791.h"
 #include "checks/gid_table.h"
 #include "checks/hung_qp.h"
+#include "checks/link_health.h"
 #include "checks/memlock.h"
 #include "checks/memory_budget.h"
 #include "checks/mtu_chain.h"
+#include "checks/pcie.h"
 #include "checks/port_active.h"
 #include "checks/rxe_setup.h"
 #include "checks/rxe_sysctls.h"
@@ -37,9 +39,11 @@ const std::vector<const Check*>& AllChecks() {
       new Firewall4791Check(),
       new GidTableCheck(),
       new HungQpCheck(),
+      new LinkHealthCheck(),
       new MemlockCheck(),
       new MemoryBudgetCheck(),
       new MtuChainCheck(),
+      new PcieCheck(),
       new PortActiveCheck(),
       new RxeSetupCheck(),
       new RxeSysctlsCheck(),

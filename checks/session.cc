@@ -1,5 +1,6 @@
 #include "checks/session.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -31,6 +32,8 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
   } else {
     GatherOptions g;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
+    // The window is part of a check's time: never longer than its deadline.
+    if (needs & kNeedsWindow) g.window_s = std::min(src.options.window_s, src.options.check_deadline_s);
     absl::StatusOr<DeviceView> v = GatherLive(g);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);

@@ -77,8 +77,10 @@ int RunList(const CliFlags& f, const std::string& prog, const char* only_check) 
 }
 
 int RunCapture(const CliFlags& f, const std::string& prog) {
-  // A capture records every fact, rulesets included.
-  absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), kNeedsRulesets);
+  // A capture records every fact, rulesets included, and a counter window
+  // when asked for one.
+  absl::StatusOr<RunInputs> in =
+      LoadRunInputs(SourcesFrom(f), kNeedsRulesets | (f.window_s > 0 ? kNeedsWindow : 0u));
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
@@ -175,6 +177,7 @@ InputSources SourcesFrom(const CliFlags& f) {
   src.options.gid_index = f.gid_index;
   src.options.check_deadline_s = f.check_deadline_s;
   src.options.probe_deadline_s = f.probe_deadline_s;
+  if (f.window_s > 0) src.options.window_s = f.window_s;
   return src;
 }
 

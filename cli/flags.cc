@@ -49,6 +49,10 @@ CommandLine MainCommandLine(CliFlags* f, bool logs) {
       .Seconds("--probe-deadline", &f->probe_deadline_s, {0, true, 600},
                "hung-qp, sge-page-crossing: a work request without a\n"
                "completion after SECS is hung (default 2)")
+      .Seconds("--window", &f->window_s, {0, true, 600},
+               "link-health, pcie: watch counters and port events for SECS\n"
+               "(default 2; capped by --check-deadline); capture: record\n"
+               "such a window in the profile (none unless given)")
       .Text("--peer", &f->peer, "HOST[:PORT]",
             "compare with and probe across to `rdmacheck serve` on\n"
             "HOST (default port 18516; docs/peer-mode.md)")

@@ -34,6 +34,9 @@ struct CliFlags {
   std::string color = "auto";            // --color auto|always|never
   double check_deadline_s = 10;          // --check-deadline SECONDS
   double probe_deadline_s = 2;           // --probe-deadline SECONDS (traffic probes, per WR)
+  // --window SECONDS; 0: not given (a run then watches for 2 s, a capture
+  // takes no window).
+  double window_s = 0;
   bool help = false;                     // -h, --help
   bool version = false;                  // --version
   // Arguments after a subcommand that takes its own (explain, diag), or

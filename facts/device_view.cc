@@ -10,6 +10,13 @@ std::optional<uint64_t> DeviceInfo::Attr(absl::string_view name) const {
   return it->second;
 }
 
+std::optional<std::string> DeviceInfo::PortNetdev(const PortInfo& p) const {
+  if (netdev) return netdev;
+  for (const GidEntry& g : p.gids)
+    if (!g.netdev.empty()) return g.netdev;
+  return std::nullopt;
+}
+
 const PortInfo* DeviceInfo::Port(int port_num) const {
   for (const PortInfo& p : ports)
     if (p.port_num == port_num) return &p;

@@ -54,6 +54,13 @@ struct PortInfo {
   bool gids_known = false;                // false: the GID table was not read
   std::map<std::string, uint64_t> hw_counters;  // ports/N/hw_counters/*
   std::map<std::string, uint64_t> counters;     // ports/N/counters/*
+  // The same files read again at the end of DeviceView::window (empty
+  // without one). The two samples above are then its start.
+  std::map<std::string, uint64_t> hw_counters_after;
+  std::map<std::string, uint64_t> counters_after;
+  // Counter files that exist but gave no number, as "counters/NAME" or
+  // "hw_counters/NAME" (an EIO from the driver, a permission, garbage).
+  std::vector<std::string> unreadable_counters;
 };
 
 struct DeviceInfo {
@@ -76,9 +83,30 @@ struct DeviceInfo {
   // max_qp_rd_atom, max_qp_init_rd_atom, max_ah, max_mw, max_pkeys, ...
   std::map<std::string, uint64_t> attrs;
   std::vector<PortInfo> ports;
+  // The PCI function behind the device (device/ in sysfs; none for rxe, siw
+  // and other virtual devices): its address (PCI_SLOT_NAME of device/uevent),
+  // the PCIe link as trained and as the device can do ("8.0 GT/s PCIe", 16
+  // lanes), the NUMA node as sysfs prints it ("-1": the firmware says none).
+  std::optional<std::string> pci_address;
+  std::optional<std::string> pci_link_speed;
+  std::optional<int> pci_link_width;
+  std::optional<std::string> pci_max_link_speed;
+  std::optional<int> pci_max_link_width;
+  std::optional<std::string> numa_node;
+  // AER totals (TOTAL_ERR_COR / _NONFATAL / _FATAL of aer_dev_*) under
+  // "correctable", "nonfatal", "fatal"; absent without AER. _after: at the
+  // end of the window.
+  std::map<std::string, uint64_t> aer;
+  std::map<std::string, uint64_t> aer_after;
 
   std::optional<uint64_t> Attr(absl::string_view name) const;
   const PortInfo* Port(int port_num) const;
+  // The netdev a port rides on: the device's parent (rxe, siw) or the netdev
+  // of the port's first GID that names one (RoCE hardware).
+  std::optional<std::string> PortNetdev(const PortInfo& p) const;
+  // A software device (rxe, siw): no adapter, no PCI function, no firmware,
+  // a nominal rate.
+  bool soft() const { return driver && (*driver == "rxe" || *driver == "siw"); }
 };
 
 struct NetdevInfo {
@@ -130,6 +158,33 @@ struct HostInfo {
   // CAP_IPC_LOCK in the effective set (/proc/self/status CapEff bit 14):
   // what lets a container pin memory beyond RLIMIT_MEMLOCK.
   std::optional<bool> cap_ipc_lock;
+  // Seconds since boot (/proc/uptime), for counter totals.
+  std::optional<uint64_t> uptime_s;
+};
+
+// An asynchronous event a device raised (ibv_get_async_event) during the
+// window.
+struct AsyncEventSeen {
+  std::string device;
+  int64_t at_ms = 0;          // after the window opened
+  // The IBV_EVENT_ name without the prefix: "PORT_ERR", "PORT_ACTIVE",
+  // "GID_CHANGE", "LID_CHANGE", "SM_CHANGE", "CLIENT_REREGISTER",
+  // "PKEY_CHANGE", "DEVICE_FATAL", ...
+  std::string type;
+  std::optional<int> port;    // for port events
+};
+
+// A second look over a window: every port counter and AER total read at
+// its start (PortInfo::counters, ...) and end (..._after), and the async
+// events of the devices in between (facts/link_window.h). What link-health
+// and pcie judge.
+struct LinkWindow {
+  int64_t ms = 0;                         // between the two samples
+  std::optional<std::string> started;     // UTC, "2026-12-01T13:20:05Z"
+  std::vector<std::string> watched;       // devices whose async events were read
+  std::map<std::string, std::string> unwatched;  // device -> why they were not
+  std::vector<AsyncEventSeen> events;
+  bool cut_short = false;                 // stopped before its length (Ctrl-C)
 };
 
 struct DeviceView {
@@ -140,6 +195,7 @@ struct DeviceView {
   HostInfo host;
   std::vector<DeviceInfo> devices;
   std::vector<NetdevInfo> netdevs;
+  std::optional<LinkWindow> window;
 
   const DeviceInfo* Device(absl::string_view name) const;
   const NetdevInfo* Netdev(absl::string_view name) const;

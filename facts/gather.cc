@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "facts/gather_internal.h"
+#include "facts/link_window.h"
 #include "verbs/context.h"
 
 namespace rdmacheck {
@@ -62,6 +63,13 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   if (opts.live_host && opts.read_rulesets) ReadRulesets(&view.host, &view.provenance);
   view.host.udp4791_socket = Udp4791Socket(roots.proc);
   ReadDeviceAccess(roots, view.devices, &view.host);
+  if (opts.window_s) {
+    LinkWindowOptions w;
+    w.seconds = *opts.window_s;
+    // A fixture tree's devices are not this host's to open.
+    w.watch_events = opts.use_verbs && opts.live_host;
+    SampleLinkWindow(roots.sys, w, &view);
+  }
   return view;
 }
 

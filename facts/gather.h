@@ -50,6 +50,10 @@ struct GatherOptions {
   // Each is a fork+exec (tens of ms under emulation): callers that need no
   // firewall facts (diag create-qp, a run without firewall-4791) turn it off.
   bool read_rulesets = true;
+  // Sample the counters and watch the async events over a window this long
+  // (facts/link_window.h), after everything else is read: what link-health
+  // and pcie judge. Unset: one sample, no window.
+  std::optional<double> window_s;
 };
 
 // source = "live". Fails only for a missing only_device.

@@ -13,6 +13,7 @@
 #include "facts/gather_internal.h"
 #include "facts/gid_table.h"
 #include "facts/hw_counters.h"
+#include "facts/pci.h"
 #include "facts/sysfs.h"
 
 namespace rdmacheck {
@@ -25,7 +26,7 @@ std::optional<std::string> TransportOf(const std::string& node_type) {
   return std::nullopt;
 }
 
-PortInfo ReadPort(const SysfsReader& sys, const std::string& pdir, int num) {
+PortInfo ReadPort(const SysfsReader& sys, const std::string& dev, const std::string& pdir, int num) {
   PortInfo p;
   p.port_num = num;
   if (auto s = sys.ReadValue(JoinPath(pdir, "state"))) p.state = StripSysfsNumber(*s);
@@ -43,8 +44,10 @@ PortInfo ReadPort(const SysfsReader& sys, const std::string& pdir, int num) {
       if (std::optional<GidEntry> g = ReadPortGid(sys, pdir, i, ib_link)) p.gids.push_back(*std::move(g));
     }
   }
-  p.hw_counters = ReadCounterDir(sys, JoinPath(pdir, "hw_counters")).value_or(Counters{});
-  p.counters = ReadCounterDir(sys, JoinPath(pdir, "counters")).value_or(Counters{});
+  PortCounterSample c = ReadPortCounters(sys, dev, num);
+  p.counters = std::move(c.counters);
+  p.hw_counters = std::move(c.hw_counters);
+  p.unreadable_counters = std::move(c.unreadable);
   return p;
 }
 
@@ -88,8 +91,9 @@ DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
   if (u != uverbs.end()) dev.uverbs = u->second;
 
   for (int num : sys.ListNumbered(JoinPath(d, "ports"))) {
-    dev.ports.push_back(ReadPort(sys, JoinPath(d, "ports/" + std::to_string(num)), num));
+    dev.ports.push_back(ReadPort(sys, name, JoinPath(d, "ports/" + std::to_string(num)), num));
   }
+  ReadPciFacts(sys, &dev);
   dev.netdev = parent;
   if (!dev.netdev) {
     // Hardware RoCE: the netdev of the first GID that names one.

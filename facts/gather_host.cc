@@ -81,6 +81,11 @@ HostInfo ReadHost(const Roots& r, const std::vector<std::string>& bound_netdevs)
       break;
     }
   }
+  // "12345.67 2345.12": seconds up, then idle.
+  if (auto up = r.proc.ReadValue("uptime")) {
+    absl::string_view secs = absl::string_view(*up).substr(0, up->find_first_of(". "));
+    if (std::optional<uint64_t> v = ParseUnsigned(secs)) h.uptime_s = *v;
+  }
   h.rxe_loaded = r.sys.Exists("module/rdma_rxe");
   h.is_root = ::geteuid() == 0;
   {

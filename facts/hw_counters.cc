@@ -3,19 +3,37 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "util/numbers.h"
 
 namespace rdmacheck {
 
-std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir) {
+std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir,
+                                       std::vector<std::string>* unreadable) {
   std::optional<std::vector<std::string>> names = fs.ListDir(dir);
   if (!names) return std::nullopt;
+  const absl::string_view last = dir.substr(dir.rfind('/') + 1);
   Counters out;
   for (const std::string& n : *names) {
     if (n == "lifespan") continue;
-    if (std::optional<uint64_t> v = fs.ReadNumber(absl::StrCat(dir, "/", n))) out[n] = *v;
+    std::optional<std::string> text = fs.ReadValue(absl::StrCat(dir, "/", n));
+    std::optional<uint64_t> v = text ? ParseUnsigned(*text) : std::nullopt;
+    if (v) {
+      out[n] = *v;
+    } else if (unreadable != nullptr && !(text && absl::StartsWith(*text, "N/A"))) {
+      unreadable->push_back(absl::StrCat(last, "/", n));
+    }
   }
   return out;
+}
+
+PortCounterSample ReadPortCounters(const SysfsReader& fs, absl::string_view dev, int port) {
+  const std::string pdir = absl::StrCat("class/infiniband/", dev, "/ports/", port);
+  PortCounterSample s;
+  s.counters = ReadCounterDir(fs, JoinPath(pdir, "counters"), &s.unreadable).value_or(Counters{});
+  s.hw_counters = ReadCounterDir(fs, JoinPath(pdir, "hw_counters"), &s.unreadable).value_or(Counters{});
+  return s;
 }
 
 absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::string_view dev, int port) {

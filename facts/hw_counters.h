@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -29,8 +30,19 @@ Counters CounterDelta(const Counters& before, const Counters& after);
 
 // The numeric files of `dir` (relative to fs's root); "N/A (no PMA)" and the
 // "lifespan" setting (drivers/infiniband/core/sysfs.c) are not counters and
-// are left out. nullopt when `dir` is not a readable directory.
-std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir);
+// are left out. nullopt when `dir` is not a readable directory. A file that
+// gives neither a number nor "N/A" (a read error, garbage) is named in
+// `unreadable` when given, as "<last component of dir>/<name>".
+std::optional<Counters> ReadCounterDir(const SysfsReader& fs, absl::string_view dir,
+                                       std::vector<std::string>* unreadable = nullptr);
+
+// Both counter directories of one port, as gathering and the window read them.
+struct PortCounterSample {
+  Counters counters;     // ports/N/counters (the PMA's)
+  Counters hw_counters;  // ports/N/hw_counters (the driver's)
+  std::vector<std::string> unreadable;
+};
+PortCounterSample ReadPortCounters(const SysfsReader& fs, absl::string_view dev, int port);
 
 // NotFound when the directory is absent (a driver without hw_counters).
 absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::string_view dev, int port);

@@ -42,6 +42,7 @@ constexpr absl::string_view kDeviceSection = "device";
 constexpr absl::string_view kPortSection = "port";
 constexpr absl::string_view kNetdevSection = "netdev";
 constexpr absl::string_view kRulesetSection = "ruleset";
+constexpr absl::string_view kWindowSection = "window";
 
 // ---------------------------------------------------------------------------
 // Values: numbers, booleans, strings, tokens.
@@ -403,29 +404,52 @@ void WriteProvenance(absl::string_view key, const DeviceView& v, std::string* ou
   for (const std::string& p : v.provenance) absl::StrAppend(out, key, " ", StringValue(p), "\n");
 }
 
-// `sysctl NAME VALUE`: NAME a token, VALUE text (the rest of the line).
-absl::Status ReadSysctl(Reader& r, absl::string_view key, absl::string_view rest, HostInfo& h) {
-  RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
-  size_t sp = rest.find_first_of(" \t");
-  if (rest.front() == '"') {
-    // A quoted name: take exactly one token, the rest is the value.
-    size_t j = 1;
-    while (j < rest.size() && rest[j] != '"') j += (rest[j] == '\\') ? 2 : 1;
-    sp = j + 1 < rest.size() ? j + 1 : absl::string_view::npos;
-  }
-  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest.substr(0, sp)));
-  if (t.size() != 1 || sp == absl::string_view::npos)
-    return r.Err(key, absl::StrCat("expected `", key, " NAME VALUE`"));
-  std::string field = absl::StrCat(key, " ", t[0]);
-  RDMACHECK_ASSIGN_OR_RETURN(std::string v,
-                             r.Text(field, absl::StripAsciiWhitespace(rest.substr(sp))));
-  if (!h.sysctls.emplace(t[0], std::move(v)).second) return r.Err(field, "given twice");
-  return absl::OkStatus();
+// `KEY NAME VALUE` lines, one per NAME (sysctl, unwatched): NAME a token,
+// VALUE text (the rest of the line).
+template <typename S>
+Field<S> NamedText(absl::string_view key, std::map<std::string, std::string> S::*map) {
+  return {key,
+          [map](Reader& r, absl::string_view key, absl::string_view rest, S& s) -> absl::Status {
+            RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+            size_t sp = rest.find_first_of(" \t");
+            if (rest.front() == '"') {
+              // A quoted name: take exactly one token, the rest is the value.
+              size_t j = 1;
+              while (j < rest.size() && rest[j] != '"') j += (rest[j] == '\\') ? 2 : 1;
+              sp = j + 1 < rest.size() ? j + 1 : absl::string_view::npos;
+            }
+            RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest.substr(0, sp)));
+            if (t.size() != 1 || sp == absl::string_view::npos)
+              return r.Err(key, absl::StrCat("expected `", key, " NAME VALUE`"));
+            std::string field = absl::StrCat(key, " ", t[0]);
+            RDMACHECK_ASSIGN_OR_RETURN(std::string v,
+                                       r.Text(field, absl::StripAsciiWhitespace(rest.substr(sp))));
+            if (!(s.*map).emplace(t[0], std::move(v)).second) return r.Err(field, "given twice");
+            return absl::OkStatus();
+          },
+          [map](absl::string_view key, const S& s, std::string* out) {
+            for (const auto& [name, value] : s.*map)
+              absl::StrAppend(out, key, " ", Token(name), " ", StringValue(value), "\n");
+          }};
 }
 
-void WriteSysctls(absl::string_view key, const HostInfo& h, std::string* out) {
-  for (const auto& [name, value] : h.sysctls)
-    absl::StrAppend(out, key, " ", Token(name), " ", StringValue(value), "\n");
+// `KEY NAME` lines, one per item, in order (watched, unreadable_counter).
+template <typename S>
+Field<S> Each(absl::string_view key, std::vector<std::string> S::*items) {
+  return {key,
+          [items](Reader& r, absl::string_view key, absl::string_view rest, S& s) -> absl::Status {
+            RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+            RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+            if (t.size() != 1) return r.Err(key, absl::StrCat("expected `", key, " NAME`"));
+            std::vector<std::string>& v = s.*items;
+            if (std::find(v.begin(), v.end(), t[0]) != v.end())
+              return r.Err(key, absl::StrCat("`", t[0], "` given twice"));
+            v.push_back(t[0]);
+            return absl::OkStatus();
+          },
+          [items](absl::string_view key, const S& s, std::string* out) {
+            for (const std::string& v : s.*items) absl::StrAppend(out, key, " ", Token(v), "\n");
+          }};
 }
 
 // `dev_node NAME STATE`, both tokens.
@@ -568,10 +592,11 @@ const Fields<HostInfo>& HostFields() {
       Bool("sysfs_infiniband", &H::sysfs_infiniband),
       Bool("dev_infiniband", &H::dev_infiniband),
       List("providers", &H::providers, &H::providers_known),
-      {"sysctl", ReadSysctl, WriteSysctls},
+      NamedText("sysctl", &H::sysctls),
       Bool("udp4791_socket", &H::udp4791_socket),
       Bool("cap_ipc_lock", &H::cap_ipc_lock),
       {"dev_node", ReadDevNode, WriteDevNodes},
+      Number("uptime_s", &H::uptime_s),
   };
   return *f;
 }
@@ -592,6 +617,14 @@ const Fields<DeviceInfo>& DeviceFields() {
       Text("netdev", &D::netdev),
       Text("uverbs", &D::uverbs),
       Named("attr", &D::attrs, HexAttr),
+      Text("pci_address", &D::pci_address),
+      Text("pci_link_speed", &D::pci_link_speed),
+      Number("pci_link_width", &D::pci_link_width),
+      Text("pci_max_link_speed", &D::pci_max_link_speed),
+      Number("pci_max_link_width", &D::pci_max_link_width),
+      Text("numa_node", &D::numa_node),
+      Named("aer", &D::aer),
+      Named("aer_after", &D::aer_after),
   };
   return *f;
 }
@@ -616,6 +649,9 @@ const Fields<PortInfo>& PortFields() {
       {"gid", ReadGid, WriteGids},
       Named("hw_counter", &P::hw_counters),
       Named("counter", &P::counters),
+      Named("hw_counter_after", &P::hw_counters_after),
+      Named("counter_after", &P::counters_after),
+      Each("unreadable_counter", &P::unreadable_counters),
   };
   return *f;
 }
@@ -631,6 +667,73 @@ const Fields<NetdevInfo>& NetdevFields() {
   return *f;
 }
 
+// `ms N`: the window's length, always written.
+absl::Status ReadWindowMs(Reader& r, absl::string_view key, absl::string_view rest, LinkWindow& w) {
+  RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+  RDMACHECK_ASSIGN_OR_RETURN(uint64_t v, r.Number(key, rest, 24 * 3600 * 1000));
+  w.ms = static_cast<int64_t>(v);
+  return absl::OkStatus();
+}
+
+void WriteWindowMs(absl::string_view key, const LinkWindow& w, std::string* out) {
+  absl::StrAppend(out, key, " ", w.ms, "\n");
+}
+
+// `event DEVICE AT_MS TYPE [PORT]`, in the order seen.
+absl::Status ReadEvent(Reader& r, absl::string_view key, absl::string_view rest, LinkWindow& w) {
+  RDMACHECK_RETURN_IF_ERROR(r.NeedValue(key, rest));
+  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+  if (t.size() < 3 || t.size() > 4)
+    return r.Err(key, absl::StrCat("expected `", key, " DEVICE AT_MS TYPE [PORT]` (TYPE: PORT_ERR, ...)"));
+  AsyncEventSeen e;
+  e.device = t[0];
+  RDMACHECK_ASSIGN_OR_RETURN(uint64_t at, r.Number(absl::StrCat(key, " ", t[0], " AT_MS"), t[1], 24 * 3600 * 1000));
+  e.at_ms = static_cast<int64_t>(at);
+  for (char c : t[2])
+    if (!absl::ascii_isupper(c) && c != '_')
+      return r.Err(key, absl::StrCat("`", t[2], "` is not an event type (IBV_EVENT_ names without the prefix: "
+                                     "PORT_ERR, PORT_ACTIVE, GID_CHANGE, ...)"));
+  e.type = t[2];
+  if (t.size() == 4) {
+    RDMACHECK_ASSIGN_OR_RETURN(uint64_t port, r.Number(absl::StrCat(key, " ", t[0], " PORT"), t[3], 255));
+    e.port = static_cast<int>(port);
+  }
+  w.events.push_back(std::move(e));
+  return absl::OkStatus();
+}
+
+void WriteEvents(absl::string_view key, const LinkWindow& w, std::string* out) {
+  for (const AsyncEventSeen& e : w.events) {
+    absl::StrAppend(out, key, " ", Token(e.device), " ", e.at_ms, " ", e.type);
+    if (e.port) absl::StrAppend(out, " ", *e.port);
+    absl::StrAppend(out, "\n");
+  }
+}
+
+// `cut_short yes`, written only when it was.
+absl::Status ReadCutShort(Reader& r, absl::string_view key, absl::string_view rest, LinkWindow& w) {
+  RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+  RDMACHECK_ASSIGN_OR_RETURN(w.cut_short, r.YesNo(key, rest));
+  return absl::OkStatus();
+}
+
+void WriteCutShort(absl::string_view key, const LinkWindow& w, std::string* out) {
+  if (w.cut_short) absl::StrAppend(out, key, " yes\n");
+}
+
+const Fields<LinkWindow>& WindowFields() {
+  using W = LinkWindow;
+  static const auto* f = new Fields<W>{
+      {"ms", ReadWindowMs, WriteWindowMs},
+      Text("started", &W::started),
+      {"cut_short", ReadCutShort, WriteCutShort},
+      Each("watched", &W::watched),
+      NamedText("unwatched", &W::unwatched),
+      {"event", ReadEvent, WriteEvents},
+  };
+  return *f;
+}
+
 const Fields<RulesetText>& RulesetFields() {
   static const auto* f = new Fields<RulesetText>{
       {"line", ReadRulesetLine, WriteRulesetLines},
@@ -642,7 +745,7 @@ const Fields<RulesetText>& RulesetFields() {
 // ---------------------------------------------------------------------------
 // Parser: lines, the version line, section headers; keys go to the tables.
 
-enum class Section { kPreamble, kHost, kDevice, kPort, kNetdev, kRuleset };
+enum class Section { kPreamble, kHost, kDevice, kPort, kNetdev, kRuleset, kWindow };
 
 class Parser {
  public:
@@ -715,9 +818,10 @@ class Parser {
     if (kind == kPortSection) return OpenPort(t);
     if (kind == kNetdevSection) return OpenNetdev(t);
     if (kind == kRulesetSection) return OpenRuleset(t);
+    if (kind == kWindowSection) return OpenWindow(t);
     return r_.Err(absl::StrCat("[", kind, "]"),
                   "unknown section; expected [host], [device NAME], [port DEVICE N], "
-                  "[netdev NAME] or [ruleset SOURCE]");
+                  "[netdev NAME], [window] or [ruleset SOURCE]");
   }
 
   absl::Status OpenHost(const std::vector<std::string>& t) {
@@ -726,6 +830,15 @@ class Parser {
     host_seen_ = true;
     section_ = Section::kHost;
     where_ = "[host]";
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenWindow(const std::vector<std::string>& t) {
+    if (t.size() != 1) return r_.Err("[window]", "takes no name");
+    if (view_.window) return r_.Err("[window]", "duplicate section");
+    view_.window.emplace();
+    section_ = Section::kWindow;
+    where_ = "[window]";
     return absl::OkStatus();
   }
 
@@ -829,6 +942,8 @@ class Parser {
         return Read(NetdevFields(), key, rest, view_.netdevs[net_]);
       case Section::kRuleset:
         return Read(RulesetFields(), key, rest, ruleset_);
+      case Section::kWindow:
+        return Read(WindowFields(), key, rest, *view_.window);
     }
     return absl::OkStatus();
   }
@@ -868,6 +983,10 @@ std::string WriteProfile(const DeviceView& view) {
   for (const NetdevInfo& n : view.netdevs) {
     absl::StrAppend(&out, "\n[", kNetdevSection, " ", Token(n.name), "]\n");
     WriteFields(NetdevFields(), n, &out);
+  }
+  if (view.window) {
+    absl::StrAppend(&out, "\n[", kWindowSection, "]\n");
+    WriteFields(WindowFields(), *view.window, &out);
   }
   // Rulesets last: long, and line by line.
   for (const auto& [name, text] : view.host.rulesets) {

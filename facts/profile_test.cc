@@ -50,6 +50,22 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
   EXPECT_EQ(ha.udp4791_socket, hb.udp4791_socket);
   EXPECT_EQ(ha.dev_nodes, hb.dev_nodes);
   EXPECT_EQ(ha.cap_ipc_lock, hb.cap_ipc_lock);
+  EXPECT_EQ(ha.uptime_s, hb.uptime_s);
+  ASSERT_EQ(a.window.has_value(), b.window.has_value());
+  if (a.window) {
+    EXPECT_EQ(a.window->ms, b.window->ms);
+    EXPECT_EQ(a.window->started, b.window->started);
+    EXPECT_EQ(a.window->watched, b.window->watched);
+    EXPECT_EQ(a.window->unwatched, b.window->unwatched);
+    EXPECT_EQ(a.window->cut_short, b.window->cut_short);
+    ASSERT_EQ(a.window->events.size(), b.window->events.size());
+    for (size_t i = 0; i < a.window->events.size(); ++i) {
+      EXPECT_EQ(a.window->events[i].device, b.window->events[i].device);
+      EXPECT_EQ(a.window->events[i].at_ms, b.window->events[i].at_ms);
+      EXPECT_EQ(a.window->events[i].type, b.window->events[i].type);
+      EXPECT_EQ(a.window->events[i].port, b.window->events[i].port);
+    }
+  }
   ASSERT_EQ(a.devices.size(), b.devices.size());
   for (size_t i = 0; i < a.devices.size(); ++i) {
     const DeviceInfo& da = a.devices[i];
@@ -69,6 +85,14 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
     EXPECT_EQ(da.netdev, db.netdev);
     EXPECT_EQ(da.uverbs, db.uverbs);
     EXPECT_EQ(da.attrs, db.attrs);
+    EXPECT_EQ(da.pci_address, db.pci_address);
+    EXPECT_EQ(da.pci_link_speed, db.pci_link_speed);
+    EXPECT_EQ(da.pci_link_width, db.pci_link_width);
+    EXPECT_EQ(da.pci_max_link_speed, db.pci_max_link_speed);
+    EXPECT_EQ(da.pci_max_link_width, db.pci_max_link_width);
+    EXPECT_EQ(da.numa_node, db.numa_node);
+    EXPECT_EQ(da.aer, db.aer);
+    EXPECT_EQ(da.aer_after, db.aer_after);
     ASSERT_EQ(da.ports.size(), db.ports.size());
     for (size_t j = 0; j < da.ports.size(); ++j) {
       const PortInfo& pa = da.ports[j];
@@ -91,6 +115,9 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
       EXPECT_EQ(pa.gids_known, pb.gids_known);
       EXPECT_EQ(pa.hw_counters, pb.hw_counters);
       EXPECT_EQ(pa.counters, pb.counters);
+      EXPECT_EQ(pa.hw_counters_after, pb.hw_counters_after);
+      EXPECT_EQ(pa.counters_after, pb.counters_after);
+      EXPECT_EQ(pa.unreadable_counters, pb.unreadable_counters);
       ASSERT_EQ(pa.gids.size(), pb.gids.size());
       for (size_t k = 0; k < pa.gids.size(); ++k) {
         EXPECT_EQ(pa.gids[k].index, pb.gids[k].index);
@@ -196,6 +223,9 @@ DeviceView EverythingView() {
   p.gids_known = true;
   p.hw_counters = {{"retry_exceeded_err", 7}, {"send_err", 0}};
   p.counters = {{"port_xmit_data", UINT64_MAX}};
+  p.hw_counters_after = {{"retry_exceeded_err", 9}, {"send_err", 0}};
+  p.counters_after = {{"port_xmit_data", 3}};  // wrapped
+  p.unreadable_counters = {"hw_counters/out_of_buffer", "counters/symbol error"};
   d.ports.push_back(p);
   PortInfo p2;
   p2.port_num = 2;
@@ -211,6 +241,26 @@ DeviceView EverythingView() {
   DeviceInfo bare;
   bare.name = "mlx5_0";  // nothing else known
   v.devices.push_back(bare);
+  DeviceInfo pci;
+  pci.name = "mlx5_1";
+  pci.pci_address = "0000:3b:00.0";
+  pci.pci_link_speed = "8.0 GT/s PCIe";
+  pci.pci_link_width = 8;
+  pci.pci_max_link_speed = "16.0 GT/s PCIe";
+  pci.pci_max_link_width = 16;
+  pci.numa_node = "-1";
+  pci.aer = {{"correctable", 4}, {"fatal", 0}};
+  pci.aer_after = {{"correctable", 9}, {"fatal", 0}};
+  v.devices.push_back(pci);
+  h.uptime_s = 93784;
+  LinkWindow w;
+  w.ms = 2003;
+  w.started = "2026-12-01T13:20:05Z";
+  w.watched = {"rxe0"};
+  w.unwatched = {{"mlx5_0", "ibv_open_device(dev=mlx5_0): Permission denied"}};
+  w.events = {{"rxe0", 512, "PORT_ERR", 1}, {"rxe0", 1010, "PORT_ACTIVE", 1}, {"rxe0", 1500, "DEVICE_FATAL", std::nullopt}};
+  w.cut_short = true;
+  v.window = w;
 
   NetdevInfo n;
   n.name = "va";
@@ -418,6 +468,20 @@ const BadCase kBadCases[] = {
      "dev_node", "expected `dev_node NAME STATE`"},
     {"udp4791_bad_bool", "rdmacheck-profile 1\n[host]\nudp4791_socket 1\n", "bad.profile:3: ",
      "udp4791_socket", "yes or no"},
+    {"window_named", "rdmacheck-profile 1\n[window w]\n", "bad.profile:2: ", "[window]", "takes no name"},
+    {"window_twice", "rdmacheck-profile 1\n[window]\nms 5\n[window]\n", "bad.profile:4: ", "[window]",
+     "duplicate section"},
+    {"window_ms_text", "rdmacheck-profile 1\n[window]\nms 2s\n", "bad.profile:3: ", "ms", "non-negative number"},
+    {"event_truncated", "rdmacheck-profile 1\n[window]\nevent rxe0 512\n", "bad.profile:3: ", "event",
+     "expected `event DEVICE AT_MS TYPE [PORT]`"},
+    {"event_bad_type", "rdmacheck-profile 1\n[window]\nevent rxe0 512 port-error 1\n", "bad.profile:3: ",
+     "event", "not an event type"},
+    {"event_bad_port", "rdmacheck-profile 1\n[window]\nevent rxe0 512 PORT_ERR 300\n", "bad.profile:3: ",
+     "event rxe0 PORT", "out of range"},
+    {"counter_after_no_number", "rdmacheck-profile 1\n[device d]\n[port d 1]\ncounter_after symbol_error\n",
+     "bad.profile:4: ", "counter_after", "expected `counter_after NAME NUMBER`"},
+    {"unreadable_twice", "rdmacheck-profile 1\n[device d]\n[port d 1]\nunreadable_counter a\nunreadable_counter a\n",
+     "bad.profile:5: ", "unreadable_counter", "given twice"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, MalformedTest, ::testing::ValuesIn(kBadCases),

@@ -28,6 +28,10 @@ namespace rdmacheck::verbs {
 // anything else Unknown.
 absl::StatusCode ErrnoToCode(int err);
 
+// The enum name of an async event without its IBV_EVENT_ prefix ("PORT_ERR",
+// "CQ_ERR", "DEVICE_FATAL"); "UNKNOWN" for a value libibverbs added later.
+absl::string_view AsyncEventName(ibv_event_type t);
+
 // strerror(err), thread-safe; "errno not set" for 0.
 std::string ErrnoText(int err);
 

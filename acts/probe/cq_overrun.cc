@@ -30,18 +30,9 @@ namespace {
 
 bool Interrupted() { return ProbeInterruptFlag().load(); }
 
-// The enum name beside libibverbs' text, for the events this probe expects.
+// The enum name beside libibverbs' text.
 std::string EventName(ibv_event_type t) {
-  const char* e = nullptr;
-  switch (t) {
-    case IBV_EVENT_CQ_ERR: e = "IBV_EVENT_CQ_ERR"; break;
-    case IBV_EVENT_QP_FATAL: e = "IBV_EVENT_QP_FATAL"; break;
-    case IBV_EVENT_QP_REQ_ERR: e = "IBV_EVENT_QP_REQ_ERR"; break;
-    case IBV_EVENT_QP_ACCESS_ERR: e = "IBV_EVENT_QP_ACCESS_ERR"; break;
-    case IBV_EVENT_QP_LAST_WQE_REACHED: e = "IBV_EVENT_QP_LAST_WQE_REACHED"; break;
-    default: break;
-  }
-  return e ? absl::StrCat(e, " (", ibv_event_type_str(t), ")") : ibv_event_type_str(t);
+  return absl::StrCat("IBV_EVENT_", verbs::AsyncEventName(t), " (", ibv_event_type_str(t), ")");
 }
 
 // Reads the async events pending within `wait_s`; returns how many were

@@ -22,15 +22,8 @@
 namespace rdmacheck {
 namespace {
 
-// Probes wait on the process's stop flag; a SIGINT also marks itself, so
-// the guard knows to pass it on.
+// Probes wait on the process's stop flag.
 std::atomic<bool>& g_interrupted = StopFlag();
-std::atomic<bool> g_sigint{false};
-
-extern "C" void OnSigint(int) {
-  g_sigint.store(true);
-  g_interrupted.store(true);
-}
 
 // Everything before the first WR: both ends opened, their QPs created and
 // connected, the layouts laid out and the buffers registered; r gets what
@@ -128,22 +121,6 @@ bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const 
 }  // namespace
 
 const std::atomic<bool>& ProbeInterruptFlag() { return g_interrupted; }
-
-SigintGuard::SigintGuard() {
-  struct sigaction cur {};
-  if (sigaction(SIGINT, nullptr, &cur) != 0 || cur.sa_handler == SIG_IGN) return;
-  g_sigint.store(false);
-  struct sigaction sa {};
-  sa.sa_handler = OnSigint;
-  sigemptyset(&sa.sa_mask);
-  installed_ = sigaction(SIGINT, &sa, &old_) == 0;
-}
-
-SigintGuard::~SigintGuard() {
-  if (!installed_) return;
-  sigaction(SIGINT, &old_, nullptr);
-  if (g_sigint.load()) raise(SIGINT);  // default action: exit status 130
-}
 
 absl::Status ValidateProbeRequest(const ProbeRequest& req) {
   if (req.device.empty()) return absl::InvalidArgumentError("probe: no device");

@@ -18,11 +18,11 @@
 #define RDMACHECK_ACTS_PROBE_PROBE_H_
 
 #include <atomic>
-#include <csignal>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "acts/probe_types.h"
+#include "util/stop_flag.h"  // SigintGuard, which every probe entry point declares first
 
 namespace rdmacheck {
 
@@ -38,21 +38,6 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req);
 // The flag probes stop on: util/stop_flag.h, raised by the SIGINT handler
 // while a probe runs and by the check runner at a check's deadline.
 const std::atomic<bool>& ProbeInterruptFlag();
-
-// Installs the SIGINT handler for its lifetime (unless SIGINT is ignored);
-// on destruction restores the previous one and, if SIGINT arrived, raises it
-// again. Declared first in a scope, so it is destroyed last.
-class SigintGuard {
- public:
-  SigintGuard();
-  ~SigintGuard();
-  SigintGuard(const SigintGuard&) = delete;
-  SigintGuard& operator=(const SigintGuard&) = delete;
-
- private:
-  bool installed_ = false;
-  struct sigaction old_{};
-};
 
 }  // namespace rdmacheck
 
