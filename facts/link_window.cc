@@ -90,6 +90,9 @@ void Drain(Watched& w, int64_t at_ms, LinkWindow* win) {
 }  // namespace
 
 void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, DeviceView* view) {
+  // First, so it is destroyed last: on Ctrl-C the contexts below are closed
+  // before SIGINT ends the process.
+  SigintGuard sigint;
   LinkWindow win;
   std::vector<Watched> watched;
   if (o.watch_events) {

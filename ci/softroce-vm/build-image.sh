@@ -37,6 +37,7 @@ MODS=(
   rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 9p 9pnet_virtio virtio_pci
   nf_tables nft_compat nft_reject_inet nft_fib_inet nft_ct ip_tables iptable_filter
   xt_tcpudp ip6_tables ip6table_filter ipt_REJECT xt_conntrack
+  sch_netem sch_tbf
 )
 
 log() { echo "[build-image +${SECONDS}s] $*" >&2; }

@@ -9,21 +9,6 @@ name="watch flags the QPs of an ib_write_bw stuck behind an nftables drop of UDP
 mtu=9000
 WBW_PIDS=()
 
-# wbw_connected: the kernel's QP dump shows the client's QP in RTS and the
-# server's in RTR (perftest's responder stays there), within ~60 s (setup
-# is slow under TCG). Not their logs: perftest's stdout to a file is block
-# buffered and shows nothing until it exits.
-wbw_connected() {
-  local i n
-  for ((i = 0; i < 120; i++)); do
-    n=$(rdma -j res show qp 2>/dev/null |
-        jq '[.[] | select(.comm == "ib_write_bw" and (.state == "RTS" or .state == "RTR"))] | length')
-    [[ "${n:-0}" -ge 2 ]] && return 0
-    sleep 0.3
-  done
-  return 1
-}
-
 # The rule goes in before the client starts: the QP exchange runs over TCP
 # (port 18515) and is not affected, and not one RDMA packet gets through,
 # so the client's first WRITEs retry forever. Three earlier runs applied it
@@ -97,13 +82,7 @@ undo() {
   rdma -j -d res show qp >"$OUT/scenarios/$scn.unblocked-2.json"
   timeout 30 "$RDMACHECK" watch --count 2 --interval 1 >"$OUT/scenarios/$scn.unblocked-watch.txt" 2>&1
   sed 's/^/  watch after the rule is removed: /' "$OUT/scenarios/$scn.unblocked-watch.txt" | head -20
-  local p
-  # $! is timeout's pid: TERM is passed on to ib_write_bw; then make sure.
-  for p in "${WBW_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  sleep 0.5
-  for p in "${WBW_PIDS[@]}"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
-  for p in "${WBW_PIDS[@]}"; do wait "$p" 2>/dev/null; done
-  WBW_PIDS=()
+  wbw_stop
   res_end
 }
 args=(watch --count 2 --interval 1)

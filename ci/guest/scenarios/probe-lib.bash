@@ -48,3 +48,29 @@ expect_seconds() {
     record FAIL "$scn: $id within ${max}s of its first post" "${s:-missing}s in all, ${setup}s of it connecting"
   fi
 }
+
+# wbw_connected: the kernel's QP dump shows the client's QP in RTS and the
+# server's in RTR (perftest's responder stays there), within ~60 s (setup
+# is slow under TCG). Not their logs: perftest's stdout to a file is block
+# buffered and shows nothing until it exits.
+wbw_connected() {
+  local i n
+  for ((i = 0; i < 120; i++)); do
+    n=$(rdma -j res show qp 2>/dev/null |
+        jq '[.[] | select(.comm == "ib_write_bw" and (.state == "RTS" or .state == "RTR"))] | length')
+    [[ "${n:-0}" -ge 2 ]] && return 0
+    sleep 0.3
+  done
+  return 1
+}
+
+# wbw_stop: ends the ib_write_bw runs in WBW_PIDS. $! is timeout's pid: TERM
+# is passed on to ib_write_bw; then make sure.
+wbw_stop() {
+  local p
+  for p in "${WBW_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  sleep 0.5
+  for p in "${WBW_PIDS[@]}"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
+  for p in "${WBW_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  WBW_PIDS=()
+}
