@@ -22,6 +22,21 @@ TEST(Session, NeedsOfTheSelection) {
   EXPECT_EQ(NeedsOf({FindCheck("firewall-4791"), FindCheck("hung-qp")}),
             static_cast<unsigned>(kNeedsRulesets | kNeedsDevice));
   EXPECT_NE(NeedsOf(AllChecks()) & kNeedsRulesets, 0u);
+  EXPECT_EQ(NeedsOf({FindCheck("link-health"), FindCheck("pcie")}), static_cast<unsigned>(kNeedsWindow));
+}
+
+TEST(Session, LiveWindowIsBoundedByTheCheckDeadline) {
+  InputSources src;  // this host
+  src.options.window_s = 30;
+  src.options.check_deadline_s = 0.3;
+  absl::StatusOr<RunInputs> in = LoadRunInputs(src, kNeedsWindow);
+  ASSERT_TRUE(in.ok()) << in.status();
+  ASSERT_TRUE(in->view.window.has_value());
+  EXPECT_GE(in->view.window->ms, 250);
+  EXPECT_LT(in->view.window->ms, 1500);
+  absl::StatusOr<RunInputs> none = LoadRunInputs(src, 0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->view.window.has_value()) << "no check asked for one";
 }
 
 TEST(Session, LoadsProfileAndPlan) {

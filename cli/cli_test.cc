@@ -143,6 +143,19 @@ TEST(Cli, CaptureConvertsDevinfoTextToAProfileThatRunsTheSame) {
   EXPECT_EQ(ja["checks"].size(), jb["checks"].size());
 }
 
+TEST(Cli, CaptureWindowRecordsOneAndWithoutItNone) {
+  // This host has no RDMA device; the window is still taken and written.
+  CliRun w = Rdmacheck("capture --window 0.3");
+  ASSERT_EQ(w.code, 0) << w.out;
+  EXPECT_THAT(w.out, HasSubstr("\n[window]\nms "));
+  CliRun n = Rdmacheck("capture");
+  ASSERT_EQ(n.code, 0) << n.out;
+  EXPECT_THAT(n.out, Not(HasSubstr("[window]")));
+  CliRun lh = Rdmacheck("--profile " + kP + "mlx5_symbol_errors.profile --checks link-health");
+  EXPECT_EQ(lh.code, 1) << lh.out;
+  EXPECT_THAT(lh.out, HasSubstr("symbol_error"));
+}
+
 TEST(Cli, ListNamesEveryCheck) {
   CliRun r = Rdmacheck("list");
   EXPECT_EQ(r.code, 0);

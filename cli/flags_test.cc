@@ -85,10 +85,18 @@ TEST(Flags, ProbeDeadline) {
   EXPECT_DOUBLE_EQ(f.probe_deadline_s, 0.5);
 }
 
+TEST(Flags, Window) {
+  ASSERT_OK_AND_ASSIGN(CliFlags def, ParseFlags({}));
+  EXPECT_DOUBLE_EQ(def.window_s, 0) << "not given: a run watches 2 s, a capture none";
+  ASSERT_OK_AND_ASSIGN(CliFlags f, ParseFlags({"capture", "--window", "5"}));
+  EXPECT_DOUBLE_EQ(f.window_s, 5);
+  EXPECT_THAT(ParseFlags({"--window", "0"}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--window")));
+}
+
 TEST(Flags, UsageMentionsEveryFlag) {
   std::string u = UsageText();
   for (const char* flag : {"--ib-dev", "--ib-port", "--gid-index", "--profile", "--plan", "--format",
-                           "--output", "--checks", "--skip", "capture", "list", "explain"})
+                           "--output", "--checks", "--skip", "--window", "capture", "list", "explain"})
     EXPECT_THAT(u, HasSubstr(flag));
 }
 
