@@ -5,8 +5,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -77,6 +79,24 @@ TEST(ExplainRules, EveryExampleMatchesItsRuleAndNoNearMissMatches) {
   }
   EXPECT_GE(examples, 2 * static_cast<int>(rules->rules().size()));
   EXPECT_GE(near_misses, static_cast<int>(rules->rules().size()));
+}
+
+// A confirm id is a promise that `rdmacheck --checks <id>` runs that check:
+// every id the loader accepts must be one the registry has
+// (checks/check_target_ids.txt is written from checks/BUILD.bazel's CHECKS).
+TEST(ExplainRules, EveryConfirmableCheckIsRegistered) {
+  std::ifstream f("checks/check_target_ids.txt");
+  ASSERT_TRUE(f.good()) << "checks/check_target_ids.txt missing from runfiles";
+  std::set<std::string> registered;
+  for (std::string line; std::getline(f, line);) {
+    if (!line.empty()) registered.insert(line);
+  }
+  std::vector<std::string> missing;
+  for (const std::string& id : KnownConfirmChecks()) {
+    if (registered.count(id) == 0) missing.push_back(id);
+  }
+  EXPECT_TRUE(missing.empty())
+      << "confirm ids with no registered check: " << absl::StrJoin(missing, " ");
 }
 
 TEST(ExplainRules, EveryFamilyOfTheIssueIsCovered) {
