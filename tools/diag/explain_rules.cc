@@ -56,11 +56,16 @@ std::vector<std::string> References(absl::string_view text) {
 
 }  // namespace
 
+// Sorted. Every id here must be a registered check (checks/registry.cc):
+// ExplainRules.EveryConfirmableCheckIsRegistered compares the list with the
+// registry's ids (//checks:check_target_ids), so a rule cannot point the user
+// at `rdmacheck --checks X` for an X the binary lacks.
 const std::vector<std::string>& KnownConfirmChecks() {
   static const auto* kChecks = new std::vector<std::string>{
-      "cap-readback",  "cq-depth", "device-limits", "device-present",
-      "firewall-4791", "gid-table", "hung-qp",      "memlock",
-      "mtu-chain",     "port-active", "rxe-setup",
+      "cap-readback",  "cq-depth",      "device-limits", "device-present",
+      "firewall-4791", "firmware",      "gid-table",     "hung-qp",
+      "link-health",   "memlock",       "mtu-chain",     "pcie",
+      "port-active",   "port-rate",     "rxe-setup",
   };
   return *kChecks;
 }

@@ -5,8 +5,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -77,6 +79,24 @@ TEST(ExplainRules, EveryExampleMatchesItsRuleAndNoNearMissMatches) {
   }
   EXPECT_GE(examples, 2 * static_cast<int>(rules->rules().size()));
   EXPECT_GE(near_misses, static_cast<int>(rules->rules().size()));
+}
+
+// A confirm id is a promise that `rdmacheck --checks <id>` runs that check:
+// every id the loader accepts must be one the registry has
+// (checks/check_target_ids.txt is written from checks/BUILD.bazel's CHECKS).
+TEST(ExplainRules, EveryConfirmableCheckIsRegistered) {
+  std::ifstream f("checks/check_target_ids.txt");
+  ASSERT_TRUE(f.good()) << "checks/check_target_ids.txt missing from runfiles";
+  std::set<std::string> registered;
+  for (std::string line; std::getline(f, line);) {
+    if (!line.empty()) registered.insert(line);
+  }
+  std::vector<std::string> missing;
+  for (const std::string& id : KnownConfirmChecks()) {
+    if (registered.count(id) == 0) missing.push_back(id);
+  }
+  EXPECT_TRUE(missing.empty())
+      << "confirm ids with no registered check: " << absl::StrJoin(missing, " ");
 }
 
 TEST(ExplainRules, EveryFamilyOfTheIssueIsCovered) {
@@ -208,6 +228,80 @@ TEST(ExplainRules, IssueLinesAreExplained) {
     ASSERT_TRUE(rules->Classify(row.line, &m)) << row.line;
     EXPECT_EQ(rules->rules()[m.rule].id, row.rule) << row.line;
   }
+}
+
+// Link and PCIe trouble: other lines of the reports named in the rule file's
+// header than the rules' own examples, each with the rule that must explain
+// it and the checks that confirm it.
+TEST(ExplainRules, LinkAndPcieLinesPointToTheirChecks) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  struct Row {
+    const char* line;
+    const char* rule;
+    std::vector<std::string> confirm;
+  };
+  const Row kRows[] = {
+      {"...-48:34057:34142 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got "
+       "async event : port error",
+       "nccl-async-port-error", {"link-health", "port-active"}},
+      {"[1505656948.510897] [juno000:88430:0]      ib_device.c:171  UCX  WARN  "
+       "IB Async event on mlx5_0: client reregistration on port 1",
+       "ucx-async-port-event", {"link-health", "port-active", "gid-table"}},
+      {"mlx5_core 0000:5c:00.0: Port module event[error]: module 0, Cable "
+       "error, High Temperature",
+       "mlx5-port-module", {"link-health", "port-active", "port-rate"}},
+      {"pcieport 0000:00:1c.5: AER: Multiple Corrected error received: "
+       "0000:00:1c.5",
+       "pcie-aer-corrected", {"pcie"}},
+      {"PCIe Bus Error: severity=Corrected, type=Physical Layer, "
+       "id=00e5(Receiver ID)",
+       "pcie-aer-corrected", {"pcie"}},
+      {"0000:50:00.0: PCIe Bus Error: severity=Uncorrectable (Fatal), "
+       "type=Transaction Layer, (Requester ID)",
+       "pcie-aer-uncorrected", {"pcie", "device-present"}},
+      {"   GUID 0x2c903006e29b0 port 7: [SymbolErrorCounter == 65535] "
+       "[LinkErrorRecoveryCounter == 7] [LinkDownedCounter == 2] "
+       "[PortRcvSwitchRelayErrors == 1]",
+       "ibqueryerrors-link-errors", {"link-health", "port-rate"}},
+  };
+  for (const Row& row : kRows) {
+    LineMatch m;
+    ASSERT_TRUE(rules->Classify(row.line, &m)) << row.line;
+    EXPECT_EQ(rules->rules()[m.rule].id, row.rule) << row.line;
+    EXPECT_EQ(rules->rules()[m.rule].confirm, row.confirm) << row.line;
+  }
+  // Information, not trouble: these stay unexplained.
+  const char* kQuiet[] = {
+      "[   22.316553] mlx5_core 0000:13:00.0: mlx5_pcie_event:297:(pid 11): PCIe "
+      "slot power capability was not advertised.",
+      "[   22.325345] mlx5_core 0000:63:00.0: 504.112 Gb/s available PCIe "
+      "bandwidth (32.0 GT/s PCIe x16 link)",
+      "Mar 27 15:37:39 cc1 kernel: mlx5_core 0000:01:00.1 eth1: Link up",
+  };
+  for (const char* line : kQuiet) {
+    LineMatch m;
+    EXPECT_FALSE(rules->Classify(line, &m)) << line;
+  }
+}
+
+TEST(ExplainRules, PcieRemediationNamesTheLimitingPort) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  LineMatch m;
+  ASSERT_TRUE(rules->Classify(
+      "mlx5_core 0000:b3:00.1: 63.008 Gb/s available PCIe bandwidth, limited "
+      "by 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s "
+      "x16 link)",
+      &m));
+  std::string all;
+  for (const std::string& line : rules->rules()[m.rule].remedy) {
+    all += ExplainRuleSet::Substitute(line, m.captures) + "\n";
+  }
+  EXPECT_THAT(all, HasSubstr("lspci -vvv -s 0000:b2:00.0 | grep -E 'LnkCap|LnkSta'"));
+  EXPECT_THAT(all, HasSubstr("a slot wired x16 at 16 GT/s"));
+  EXPECT_THAT(all, HasSubstr("rdmacheck --checks pcie,port-rate"));
+  EXPECT_EQ(all.find("${"), std::string::npos);
 }
 
 TEST(ExplainRules, RemediationSubstitutesCaptures) {

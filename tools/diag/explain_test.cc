@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "tools/diag/explain_command.h"
@@ -172,6 +174,31 @@ TEST_F(ExplainTest, MixedNodeLog) {
   EXPECT_EQ(ex.findings()[3].Remediation()[1],
             "allow RoCE v2 between the nodes: iptables -I INPUT -p udp --dport "
             "4791 -j ACCEPT (and the same on 10.216.210.236)");
+}
+
+// A real NCCL log of a port that keeps failing (fixtures/logs/nccl_port_flap.log,
+// from Lightning-AI/lit-llama #380): the port errors of node ...-48 are one
+// finding pointing at the link checks, and the peer's retry-exceeded on that
+// node is the consequence.
+TEST_F(ExplainTest, NcclPortFlapLog) {
+  std::ifstream in("fixtures/logs/nccl_port_flap.log");
+  ASSERT_TRUE(in) << "fixture missing";
+  Explainer ex(*rules_);
+  ASSERT_OK(ex.ConsumeStream(in, "job.log"));
+  ASSERT_EQ(ex.findings().size(), 2u);
+  const Finding& port = ex.findings()[0];
+  EXPECT_EQ(port.rule->id, "nccl-async-port-error");
+  EXPECT_EQ(port.count, 8);  // all 8 ranks of the node
+  EXPECT_EQ(port.first.line, 11);
+  EXPECT_EQ(port.last.line, 25);
+  EXPECT_EQ(port.rule->confirm, (std::vector<std::string>{"link-health", "port-active"}));
+  EXPECT_EQ(port.ConfirmCommand(), "rdmacheck --checks link-health,port-active");
+  const Finding& retry = ex.findings()[1];
+  EXPECT_EQ(retry.rule->id, "nccl-retry-exceeded");
+  EXPECT_EQ(retry.first.line, 27);
+  EXPECT_EQ(retry.captures[0], (std::pair<std::string, std::string>{"peer", "node48"}));
+  EXPECT_EQ(ex.stats().lines, 27);
+  EXPECT_EQ(ex.stats().matched_lines, 9);
 }
 
 TEST_F(ExplainTest, TextOutput) {
