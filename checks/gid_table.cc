@@ -51,13 +51,6 @@ std::string Describe(const GidEntry& g, const GidAddress& a) {
                       g.netdev.empty() ? "" : ", netdev ", g.netdev, ")");
 }
 
-std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
-  if (d.netdev) return d.netdev;
-  for (const GidEntry& g : p.gids)
-    if (!g.netdev.empty()) return g.netdev;
-  return std::nullopt;
-}
-
 // The commands that use GID `idx`, for the note and the remedy.
 std::string UseLine(const DeviceInfo& d, const PortInfo& p, int idx) {
   return absl::StrCat("ib_write_bw -d ", d.name, " -i ", p.port_num, " -x ", idx,

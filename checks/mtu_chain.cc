@@ -25,13 +25,6 @@ namespace {
 // moved 0.40 Gb/s at MTU 1024 and 1.16 Gb/s at 4096 (docs/checks/mtu-chain.md).
 constexpr int kBandwidthMtu = 4096;
 
-std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
-  if (d.netdev) return d.netdev;
-  for (const GidEntry& g : p.gids)
-    if (!g.netdev.empty()) return g.netdev;
-  return std::nullopt;
-}
-
 void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p, ResultBuilder& r,
                std::vector<std::string>& missing) {
   const std::string subj = absl::StrCat(d.name, " port ", p.port_num);

@@ -8,15 +8,6 @@
 namespace rdmacheck {
 namespace {
 
-// The netdev a port rides on: the device's parent (rxe, siw) or the netdev of
-// its first GID (RoCE hardware).
-std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
-  if (d.netdev) return d.netdev;
-  for (const GidEntry& g : p.gids)
-    if (!g.netdev.empty()) return g.netdev;
-  return std::nullopt;
-}
-
 void RemedyPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
                 ResultBuilder& r) {
   std::optional<std::string> nd = PortNetdev(d, p);

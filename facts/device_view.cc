@@ -28,6 +28,15 @@ const NetdevInfo* DeviceView::Netdev(absl::string_view name) const {
   return nullptr;
 }
 
+std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
+  if (d.netdev) return d.netdev;
+  for (const GidEntry& g : p.gids)
+    if (!g.netdev.empty()) return g.netdev;
+  return std::nullopt;
+}
+
+bool IsSoftDevice(const DeviceInfo& d) { return d.driver && (*d.driver == "rxe" || *d.driver == "siw"); }
+
 std::string MissingFact(absl::string_view subject, absl::string_view fact) {
   std::string what = fact.empty() ? std::string(subject) : absl::StrCat(subject, " ", fact);
   return absl::StrCat("fact missing: ", what,

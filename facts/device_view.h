@@ -146,6 +146,15 @@ struct DeviceView {
   bool live() const { return source == "live"; }
 };
 
+// The netdev a port rides on: the device's parent (rxe, siw) or the netdev
+// of its first GID that names one (RoCE hardware); nullopt when none is known
+// (InfiniBand ports).
+std::optional<std::string> PortNetdev(const DeviceInfo& dev, const PortInfo& port);
+
+// Software devices over a netdev (driver rxe or siw): no firmware, and a port
+// rate that only mirrors the netdev's.
+bool IsSoftDevice(const DeviceInfo& dev);
+
 // "rxe0: attr max_qp_wr" -> the SKIP text "fact missing: rxe0 attr max_qp_wr".
 std::string MissingFact(absl::string_view subject, absl::string_view fact);
 
