@@ -20,6 +20,7 @@
 #include "checks/memory_budget.h"
 #include "checks/mtu_chain.h"
 #include "checks/port_active.h"
+#include "checks/port_rate.h"
 #include "checks/rxe_setup.h"
 #include "checks/rxe_sysctls.h"
 #include "checks/sge_page_crossing.h"
@@ -41,6 +42,7 @@ const std::vector<const Check*>& AllChecks() {
       new MemoryBudgetCheck(),
       new MtuChainCheck(),
       new PortActiveCheck(),
+      new PortRateCheck(),
       new RxeSetupCheck(),
       new RxeSysctlsCheck(),
       new SgePageCrossingCheck(),
