@@ -44,17 +44,8 @@ constexpr IbPart kIbParts[] = {
     {4129, "ConnectX-7", 128},
 };
 
-bool IsMlx(const DeviceInfo& d) { return d.driver && (*d.driver == "mlx4" || *d.driver == "mlx5"); }
-
-// Mellanox's PCI vendor ID (sysfs device/vendor) or IEEE OUI (ibv_devinfo's
-// vendor_id); without either, the mlx drivers bind nothing else.
-bool IsMellanox(const DeviceInfo& d) {
-  if (d.vendor_id) return *d.vendor_id == 0x15b3 || *d.vendor_id == 0x02c9;
-  return IsMlx(d);
-}
-
 const IbPart* IbPartOf(const DeviceInfo& d) {
-  if (!d.vendor_part_id || !IsMellanox(d)) return nullptr;
+  if (!d.vendor_part_id || !IsMellanoxDevice(d)) return nullptr;
   for (const IbPart& p : kIbParts)
     if (p.id == *d.vendor_part_id) return &p;
   return nullptr;
@@ -262,7 +253,7 @@ class PortJudge {
       r_.Remedy(
           absl::StrCat("ethtool ", *nd, "   # Speed, and the link modes both ends support and advertise"));
     }
-    if (IsMlx(d_))
+    if (IsMellanoxDevice(d_))
       r_.Remedy(absl::StrCat("mlxlink -d ", d_.name, " -p ", p_.port_num,
                              "   # cable, lanes and errors (NVIDIA MFT)"));
     r_.Remedy(

@@ -14,6 +14,7 @@
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
 #include "checks/firewall_4791.h"
+#include "checks/firmware.h"
 #include "checks/gid_table.h"
 #include "checks/hung_qp.h"
 #include "checks/memlock.h"
@@ -36,6 +37,7 @@ const std::vector<const Check*>& AllChecks() {
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
       new Firewall4791Check(),
+      new FirmwareCheck(),
       new GidTableCheck(),
       new HungQpCheck(),
       new MemlockCheck(),

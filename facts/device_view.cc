@@ -37,6 +37,11 @@ std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
 
 bool IsSoftDevice(const DeviceInfo& d) { return d.driver && (*d.driver == "rxe" || *d.driver == "siw"); }
 
+bool IsMellanoxDevice(const DeviceInfo& d) {
+  if (d.vendor_id) return *d.vendor_id == 0x15b3 || *d.vendor_id == 0x02c9;
+  return d.driver && (*d.driver == "mlx4" || *d.driver == "mlx5");
+}
+
 std::string MissingFact(absl::string_view subject, absl::string_view fact) {
   std::string what = fact.empty() ? std::string(subject) : absl::StrCat(subject, " ", fact);
   return absl::StrCat("fact missing: ", what,

@@ -155,6 +155,11 @@ std::optional<std::string> PortNetdev(const DeviceInfo& dev, const PortInfo& por
 // rate that only mirrors the netdev's.
 bool IsSoftDevice(const DeviceInfo& dev);
 
+// A Mellanox/NVIDIA adapter: its PCI vendor ID 0x15b3 (sysfs device/vendor)
+// or IEEE OUI 0x02c9 (ibv_devinfo's vendor_id); without a vendor_id, driver
+// mlx4 or mlx5, which bind nothing else. Their tools: mstflint, MFT.
+bool IsMellanoxDevice(const DeviceInfo& dev);
+
 // "rxe0: attr max_qp_wr" -> the SKIP text "fact missing: rxe0 attr max_qp_wr".
 std::string MissingFact(absl::string_view subject, absl::string_view fact);
 
