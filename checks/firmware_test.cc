@@ -10,6 +10,8 @@ namespace rdmacheck {
 namespace {
 
 using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceFor;
+using ::rdmacheck::testing::EvidenceIs;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
 using ::rdmacheck::testing::RunOn;
@@ -18,13 +20,6 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-Evidence Row(const Result& r, const std::string& subject) {
-  for (const Evidence& e : r.evidence)
-    if (e.subject == subject) return e;
-  ADD_FAILURE() << "no evidence row '" << subject << "' in:\n" << AllText(r);
-  return Evidence();
-}
 
 DeviceInfo Adapter(const std::string& name, uint32_t part, const std::string& fw) {
   DeviceInfo d;
@@ -39,11 +34,9 @@ DeviceInfo Adapter(const std::string& name, uint32_t part, const std::string& fw
 TEST(Firmware, WarnsWhenOnePartRunsTwoVersionsNamingEach) {
   Result r = RunOn(FirmwareCheck(), "mlx5_cx6_mixed_fw.profile");
   EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
-  Evidence part = Row(r, "part 4123 firmware");
-  EXPECT_EQ(part.expected, "one version on mlx5_0, mlx5_1");
-  EXPECT_EQ(part.actual, "mlx5_0 20.31.1014, mlx5_1 20.28.2006");
-  EXPECT_EQ(part.verdict, Verdict::kWarn);
-  EXPECT_EQ(Row(r, "mlx5_1 fw_ver").expected, "(no min_fw_ver for part 4123 in the plan)");
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("part 4123 firmware", "one version on mlx5_0, mlx5_1",
+                                              "mlx5_0 20.31.1014, mlx5_1 20.28.2006", Verdict::kWarn)));
+  EXPECT_EQ(EvidenceFor(r, "mlx5_1 fw_ver").expected, "(no min_fw_ver for part 4123 in the plan)");
   // Only the older one is to be updated, to the newest of its part.
   EXPECT_THAT(r.remediation,
               ElementsAre("mstflint -d $(basename $(readlink -f /sys/class/infiniband/mlx5_1/device)) q   "
@@ -57,12 +50,10 @@ TEST(Firmware, WarnsWhenOnePartRunsTwoVersionsNamingEach) {
 TEST(Firmware, FailsADeviceBelowThePlansMinimum) {
   Result r = RunOn(FirmwareCheck(), "mlx5_cx6_mixed_fw.profile", "cx6_min_fw.plan");
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
-  Evidence old = Row(r, "mlx5_1 fw_ver");
-  EXPECT_EQ(old.expected, ">= 20.31.1014 (plan [part 4123], line 11)");
-  EXPECT_EQ(old.actual, "20.28.2006");
-  EXPECT_EQ(old.verdict, Verdict::kFail);
-  EXPECT_EQ(Row(r, "mlx5_0 fw_ver").verdict, Verdict::kPass);
-  EXPECT_EQ(Row(r, "part 4123 firmware").verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("mlx5_1 fw_ver", ">= 20.31.1014 (plan [part 4123], line 11)",
+                                              "20.28.2006", Verdict::kFail)));
+  EXPECT_EQ(EvidenceFor(r, "mlx5_0 fw_ver").verdict, Verdict::kPass);
+  EXPECT_EQ(EvidenceFor(r, "part 4123 firmware").verdict, Verdict::kWarn);
   // One remedy for mlx5_1, though two rows name it.
   EXPECT_THAT(r.remediation, Contains(HasSubstr("expect 20.31.1014 or later")));
   EXPECT_EQ(r.remediation.size(), 3u) << AllText(r);
@@ -79,7 +70,7 @@ TEST(Firmware, ComparesVersionsAsNumbersNotText) {
   v.devices = {Adapter("mlx5_0", 4123, "20.31.1014"), Adapter("mlx5_1", 4123, "20.31.01014")};
   Result same = RunOnView(FirmwareCheck(), v, p);
   EXPECT_EQ(same.verdict, Verdict::kPass) << AllText(same);
-  EXPECT_EQ(Row(same, "part 4123 firmware").actual, "20.31.1014 on all 2");
+  EXPECT_EQ(EvidenceFor(same, "part 4123 firmware").actual, "20.31.1014 on all 2");
 }
 
 TEST(Firmware, OneDeviceWithoutAMinimumPassesWithItsVersion) {
@@ -130,7 +121,7 @@ TEST(Firmware, AVersionThatIsNotDottedNumbersIsSaidNotGuessed) {
   v.devices = {Adapter("mlx5_0", 4123, "rel-2024b")};
   Result r = RunOnView(FirmwareCheck(), v, FixturePlan("cx6_min_fw.plan"));
   EXPECT_EQ(r.verdict, Verdict::kWarn);
-  EXPECT_EQ(Row(r, "mlx5_0 fw_ver").actual, "rel-2024b (not dotted numbers: cannot compare)");
+  EXPECT_EQ(EvidenceFor(r, "mlx5_0 fw_ver").actual, "rel-2024b (not dotted numbers: cannot compare)");
 }
 
 TEST(Firmware, OtherVendorsGetTheirVendorsTool) {

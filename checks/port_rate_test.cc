@@ -10,6 +10,8 @@ namespace rdmacheck {
 namespace {
 
 using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceFor;
+using ::rdmacheck::testing::EvidenceIs;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
@@ -21,14 +23,6 @@ using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
-
-// The row of `subject` exactly, or a failure.
-Evidence Row(const Result& r, const std::string& subject) {
-  for (const Evidence& e : r.evidence)
-    if (e.subject == subject) return e;
-  ADD_FAILURE() << "no evidence row '" << subject << "' in:\n" << AllText(r);
-  return Evidence();
-}
 
 // A hardware device of `part` with one ACTIVE port at `rate`.
 DeviceInfo Adapter(const std::string& name, uint32_t part, const std::string& link_layer,
@@ -56,15 +50,12 @@ DeviceView ViewOf(std::vector<DeviceInfo> devs) {
 TEST(PortRate, FailsAFourLaneInfiniBandPortTrainedAtOneLane) {
   Result r = RunOn(PortRateCheck(), "mlx5_cx5_ib_1x.profile");
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
-  Evidence width = Row(r, "mlx5_0 port 1 width");
-  EXPECT_EQ(width.expected, ">= 4X (an InfiniBand adapter port)");
-  EXPECT_EQ(width.actual, "1X");
-  EXPECT_EQ(width.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("mlx5_0 port 1 width", ">= 4X (an InfiniBand adapter port)",
+                                              "1X", Verdict::kFail)));
   // EDR is ConnectX-5's best speed: the lanes are what is wrong, not the speed.
-  Evidence speed = Row(r, "mlx5_0 port 1 speed");
-  EXPECT_EQ(speed.expected, "EDR (the best of ConnectX-5, part 4119)");
-  EXPECT_EQ(speed.actual, "EDR");
-  EXPECT_EQ(speed.verdict, Verdict::kPass);
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceIs("mlx5_0 port 1 speed", "EDR (the best of ConnectX-5, part 4119)", "EDR",
+                                  Verdict::kPass)));
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("mlx5_0 port 1 rate", "25 Gb/s (1X EDR)", Verdict::kPass)));
   EXPECT_THAT(r.notes, Contains(HasSubstr("mlx5_0 port 1: a 4X link trained at 1X")));
   EXPECT_THAT(r.notes, Contains(HasSubstr("link_width = 2X")));
@@ -78,11 +69,9 @@ TEST(PortRate, FailsAFourLaneInfiniBandPortTrainedAtOneLane) {
 TEST(PortRate, FailsBelowThePlansMinRateNamingItsLine) {
   Result r = RunOn(PortRateCheck(), "mlx5_cx5_ib_1x.profile", "ib_edr_100g.plan");
   EXPECT_EQ(r.verdict, Verdict::kFail);
-  Evidence rate = Row(r, "mlx5_0 port 1 rate");
-  EXPECT_EQ(rate.expected, ">= 100 Gb/s (plan min_rate, line 12)");
-  EXPECT_EQ(rate.actual, "25 Gb/s (1X EDR)");
-  EXPECT_EQ(rate.verdict, Verdict::kFail);
-  EXPECT_EQ(Row(r, "mlx5_0 port 1 width").expected, ">= 4X (plan link_width, line 13)");
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("mlx5_0 port 1 rate", ">= 100 Gb/s (plan min_rate, line 12)",
+                                              "25 Gb/s (1X EDR)", Verdict::kFail)));
+  EXPECT_EQ(EvidenceFor(r, "mlx5_0 port 1 width").expected, ">= 4X (plan link_width, line 13)");
   EXPECT_THAT(r.notes,
               Contains(HasSubstr("below min_rate = 100 Gb/sec of fixtures/plans/ib_edr_100g.plan line 12")));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("# expect >= 100 Gb/s, 4X")));
@@ -91,9 +80,8 @@ TEST(PortRate, FailsBelowThePlansMinRateNamingItsLine) {
 TEST(PortRate, PassesConnectX6OnEthernetAndSaysNothingSetsAnExpectation) {
   Result r = RunOn(PortRateCheck(), "mlx5_cx6.profile");
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
-  Evidence rate = Row(r, "mlx5_0 port 1 rate");
-  EXPECT_EQ(rate.expected, "(no min_rate in the plan)");
-  EXPECT_EQ(rate.actual, "100 Gb/s (4X EDR)");
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("mlx5_0 port 1 rate", "(no min_rate in the plan)",
+                                              "100 Gb/s (4X EDR)", Verdict::kPass)));
   // On Ethernet the width is the kernel's encoding of the ethtool speed.
   EXPECT_THAT(r.evidence, Not(Contains(Field(&Evidence::subject, HasSubstr("width")))));
   EXPECT_THAT(r.notes, Contains(AllOf(HasSubstr("nothing says what rate mlx5_0 port 1 should run at"),
@@ -108,9 +96,8 @@ TEST(PortRate, EthernetBelowThePlanFails) {
   p.min_rate_line = 9;
   Result r = RunOnView(PortRateCheck(), FixtureProfile("mlx5_cx6.profile"), p);
   EXPECT_EQ(r.verdict, Verdict::kFail);
-  Evidence rate = Row(r, "mlx5_0 port 1 rate");
-  EXPECT_EQ(rate.expected, ">= 200 Gb/s (plan min_rate, line 9)");
-  EXPECT_EQ(rate.actual, "100 Gb/s (4X EDR)");
+  EXPECT_THAT(r.evidence, Contains(EvidenceIs("mlx5_0 port 1 rate", ">= 200 Gb/s (plan min_rate, line 9)",
+                                              "100 Gb/s (4X EDR)", Verdict::kFail)));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("ethtool ens1f0np0")));
   EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("ibstat"))));
 }
@@ -119,7 +106,7 @@ TEST(PortRate, RatesFromTheCodesOfAnImportedDevinfo) {
   // ibv_devinfo -v prints active_width 4X (2) and active_speed 25.0 Gbps (32), no rate text.
   Result r = RunOn(PortRateCheck(), "mlx5_cx6.devinfo.txt");
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
-  EXPECT_EQ(Row(r, "mlx5_0 port 1 rate").actual, "100 Gb/s (4X EDR)");
+  EXPECT_EQ(EvidenceFor(r, "mlx5_0 port 1 rate").actual, "100 Gb/s (4X EDR)");
 }
 
 TEST(PortRate, SkipsSoftDevicesNamingTheNominalRate) {
@@ -144,7 +131,7 @@ TEST(PortRate, PlanLinkWidthAllowsANarrowLink) {
   p.link_width = "1X";
   Result one = RunOnView(PortRateCheck(), FixtureProfile("mlx5_cx5_ib_1x.profile"), p);
   EXPECT_EQ(one.verdict, Verdict::kPass) << AllText(one);
-  EXPECT_EQ(Row(one, "mlx5_0 port 1 width").expected, ">= 1X (plan link_width, line 13)");
+  EXPECT_EQ(EvidenceFor(one, "mlx5_0 port 1 width").expected, ">= 1X (plan link_width, line 13)");
   // 2X (a split cable) does not excuse one lane.
   p.link_width = "2X";
   Result two = RunOnView(PortRateCheck(), FixtureProfile("mlx5_cx5_ib_1x.profile"), p);
@@ -160,10 +147,9 @@ TEST(PortRate, WarnsOnASpeedBelowThePartsBest) {
   DeviceView v = ViewOf({Adapter("mlx5_0", 4123, "InfiniBand", "100 Gb/sec (4X EDR)")});
   Result r = RunOnView(PortRateCheck(), v, DefaultPlan());
   EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
-  Evidence speed = Row(r, "mlx5_0 port 1 speed");
-  EXPECT_EQ(speed.expected, "HDR (the best of ConnectX-6, part 4123)");
-  EXPECT_EQ(speed.actual, "EDR");
-  EXPECT_EQ(speed.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceIs("mlx5_0 port 1 speed", "HDR (the best of ConnectX-6, part 4123)", "EDR",
+                                  Verdict::kWarn)));
   EXPECT_THAT(r.notes, Contains(HasSubstr("a speed downshift")));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("# expect 4X, HDR")));
 
@@ -181,13 +167,12 @@ TEST(PortRate, WarnsOnAPortSlowerThanItsSiblingOfTheSamePart) {
                          Adapter("mlx5_2", 4125, "Ethernet", "200 Gb/sec (4X HDR)")});
   Result r = RunOnView(PortRateCheck(), v, DefaultPlan());
   EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
-  Evidence slow = Row(r, "mlx5_1 port 1 rate");
-  EXPECT_EQ(slow.expected, "100 Gb/s (as mlx5_0 port 1, the same part 4123)");
-  EXPECT_EQ(slow.actual, "25 Gb/s (1X EDR)");
-  EXPECT_EQ(slow.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceIs("mlx5_1 port 1 rate", "100 Gb/s (as mlx5_0 port 1, the same part 4123)",
+                                  "25 Gb/s (1X EDR)", Verdict::kWarn)));
   // mlx5_0 is as fast as its sibling; mlx5_2 is another part.
-  EXPECT_EQ(Row(r, "mlx5_0 port 1 rate").verdict, Verdict::kPass);
-  EXPECT_EQ(Row(r, "mlx5_2 port 1 rate").verdict, Verdict::kPass);
+  EXPECT_EQ(EvidenceFor(r, "mlx5_0 port 1 rate").verdict, Verdict::kPass);
+  EXPECT_EQ(EvidenceFor(r, "mlx5_2 port 1 rate").verdict, Verdict::kPass);
 
   // On InfiniBand siblings compare speeds.
   DeviceView ib = ViewOf({Adapter("mlx5_0", 4129, "InfiniBand", "400 Gb/sec (4X NDR)"),
@@ -203,8 +188,8 @@ TEST(PortRate, WarnsOnAPortSlowerThanItsSiblingOfTheSamePart) {
 TEST(PortRate, UnknownInfiniBandPartPassesWithANote) {
   Result r = RunOn(PortRateCheck(), "qib_legacy.profile");
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
-  EXPECT_EQ(Row(r, "qib0 port 1 width").actual, "4X");
-  EXPECT_EQ(Row(r, "qib0 port 1 rate").actual, "40 Gb/s (4X QDR)");
+  EXPECT_EQ(EvidenceFor(r, "qib0 port 1 width").actual, "4X");
+  EXPECT_EQ(EvidenceFor(r, "qib0 port 1 rate").actual, "40 Gb/s (4X QDR)");
   EXPECT_THAT(r.notes, Contains(HasSubstr("nothing says what speed qib0 port 1 should run at: part 29474 "
                                           "is not in port-rate's table of InfiniBand parts")));
 }
@@ -213,7 +198,7 @@ TEST(PortRate, PortsNotActiveAreLeftToPortActive) {
   // mlx4_0 port 2 is DOWN; port 1 runs 40 GbE.
   Result r = RunOn(PortRateCheck(), "mlx4_cx3.profile");
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
-  EXPECT_EQ(Row(r, "mlx4_0 port 1 rate").actual, "40 Gb/s (4X QDR)");
+  EXPECT_EQ(EvidenceFor(r, "mlx4_0 port 1 rate").actual, "40 Gb/s (4X QDR)");
   EXPECT_THAT(r.notes, Contains(HasSubstr("mlx4_0 port 2 is DOWN: it runs at no rate until it is ACTIVE")));
   Result down = RunOn(PortRateCheck(), "rxe_port_down.profile");  // soft: SKIP all the same
   EXPECT_EQ(down.verdict, Verdict::kSkip);
@@ -243,7 +228,7 @@ TEST(PortRate, MalformedOrMissingRateIsSaidNotCrashedOn) {
   v.devices[0].ports[0].active_width = 2;
   Result codes = RunOnView(PortRateCheck(), v, DefaultPlan());
   EXPECT_EQ(codes.verdict, Verdict::kPass) << AllText(codes);
-  EXPECT_EQ(Row(codes, "mlx5_0 port 1 rate").actual, "200 Gb/s (4X HDR)");
+  EXPECT_EQ(EvidenceFor(codes, "mlx5_0 port 1 rate").actual, "200 Gb/s (4X HDR)");
 }
 
 TEST(PortRate, SoftDevicesBesideHardwareAreNoted) {
