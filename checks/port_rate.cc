@@ -116,7 +116,7 @@ const Sample* FastestSibling(const std::vector<Sample>& all, const DeviceInfo& d
 // What judging one port found, for its remedy and its closing note.
 struct Judged {
   bool bad = false;               // a FAIL or WARN row
-  bool expected = false;          // the plan's min_rate or the part table set a rate or speed
+  bool expected = false;          // the plan's min_rate, the part table or a sibling set a rate or speed
   std::vector<std::string> want;  // "4X", "HDR", ">= 100 Gb/s": the remedy's "expect"
 };
 
@@ -224,7 +224,7 @@ class PortJudge {
               absl::StrCat(theirs, " (as ", Subject(*s->dev, *s->port), ", the same part ",
                            *d_.vendor_part_id, ")"),
               ib ? std::string(rate_.speed->name) : FormatRate(rate_), Verdict::kWarn);
-    j_.bad = true;
+    j_.bad = j_.expected = true;
     j_.want.push_back(theirs);
   }
 

@@ -170,6 +170,7 @@ TEST(PortRate, WarnsOnAPortSlowerThanItsSiblingOfTheSamePart) {
   EXPECT_THAT(r.evidence,
               Contains(EvidenceIs("mlx5_1 port 1 rate", "100 Gb/s (as mlx5_0 port 1, the same part 4123)",
                                   "25 Gb/s (1X EDR)", Verdict::kWarn)));
+  EXPECT_THAT(r.notes, Not(Contains(HasSubstr("nothing says what rate mlx5_1"))));
   // mlx5_0 is as fast as its sibling; mlx5_2 is another part.
   EXPECT_EQ(EvidenceFor(r, "mlx5_0 port 1 rate").verdict, Verdict::kPass);
   EXPECT_EQ(EvidenceFor(r, "mlx5_2 port 1 rate").verdict, Verdict::kPass);
