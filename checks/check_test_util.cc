@@ -59,6 +59,13 @@ Result RunOnModel(const Check& check, const std::string& profile, const std::str
   return RunOnViewWithModel(check, v, p, opts);
 }
 
+Evidence EvidenceFor(const Result& r, const std::string& subject) {
+  for (const Evidence& e : r.evidence)
+    if (e.subject == subject) return e;
+  ADD_FAILURE() << "no evidence row '" << subject << "' in:\n" << AllText(r);
+  return Evidence();
+}
+
 std::string AllText(const Result& r) {
   std::string s = absl::StrCat(r.title, "\n");
   for (const Evidence& e : r.evidence)

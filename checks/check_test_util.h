@@ -38,11 +38,21 @@ Result RunOnViewWithFake(const Check& check, const DeviceView& view, const Plan&
 // All evidence, notes and remediation as one text, for substring asserts.
 std::string AllText(const Result& r);
 
+// The first evidence row whose subject is exactly `subject`; a test failure
+// (and an empty row) when there is none.
+Evidence EvidenceFor(const Result& r, const std::string& subject);
+
 MATCHER_P3(EvidenceRow, subject_substr, actual_substr, verdict,
            std::string("evidence row whose subject has '") + subject_substr + "' and actual has '" +
                actual_substr + "'") {
   return arg.subject.find(subject_substr) != std::string::npos &&
          arg.actual.find(actual_substr) != std::string::npos && arg.verdict == verdict;
+}
+
+// An evidence row equal, field for field, to the one given.
+MATCHER_P4(EvidenceIs, subject, expected, actual, verdict,
+           std::string("evidence row '") + subject + ": expected " + expected + ", actual " + actual + "'") {
+  return arg.subject == subject && arg.expected == expected && arg.actual == actual && arg.verdict == verdict;
 }
 
 }  // namespace rdmacheck::testing

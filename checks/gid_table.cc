@@ -124,7 +124,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
   // host's namespace: rdma_cm there cannot resolve them and a peer's packets
   // never reach this namespace.
   const HostInfo& h = ctx.view.host;
-  const std::optional<std::string> port_nd = d.PortNetdev(p);
+  const std::optional<std::string> port_nd = PortNetdev(d, p);
   const bool container = h.in_container.value_or(false);
   if (container && port_nd && NetdevOutsideNamespace(ctx.view, *port_nd)) {
     std::vector<std::string> seen;

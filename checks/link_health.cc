@@ -77,11 +77,11 @@ std::string Uptime(uint64_t s) {
 
 // What each class of moving counter asks the operator to look at.
 void RemedyFor(CounterClass c, const DeviceInfo& d, const PortInfo& p, ResultBuilder& r) {
-  const std::string nd = d.PortNetdev(p).value_or("NETDEV");
+  const std::string nd = PortNetdev(d, p).value_or("NETDEV");
   const bool eth = p.link_layer && *p.link_layer == "Ethernet";
   switch (c) {
     case CounterClass::kPhysical:
-      if (d.soft()) {
+      if (IsSoftDevice(d)) {
         r.Remedy(absl::StrCat("ip -s link show ", nd, "   # the netdev under ", d.name, ": errors, carrier changes"));
         r.Remedy(absl::StrCat("ip monitor link dev ", nd, "   # who takes it down"));
         break;
@@ -203,8 +203,8 @@ void JudgeEvents(const LinkWindow& w, const DeviceInfo& d, const std::vector<con
              err ? Verdict::kFail : Verdict::kWarn);
     const DeviceInfo& dev = d;
     const PortInfo* p = dev.Port(port);
-    const std::string nd = p ? dev.PortNetdev(*p).value_or("NETDEV") : dev.netdev.value_or("NETDEV");
-    if (dev.soft()) {
+    const std::string nd = p ? PortNetdev(dev, *p).value_or("NETDEV") : dev.netdev.value_or("NETDEV");
+    if (IsSoftDevice(dev)) {
       r.Note(absl::StrCat(d.name, " follows netdev ", nd, ": its port goes down whenever ", nd, " does"));
       r.Remedy(absl::StrCat("ip monitor link dev ", nd, "   # catches whoever sets ", nd, " down (NetworkManager, a script)"));
     }

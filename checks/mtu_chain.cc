@@ -31,7 +31,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p, 
   const bool rxe = d.driver && *d.driver == "rxe";
   const bool eth = !p.link_layer || *p.link_layer == "Ethernet";
   const int max_mtu = p.max_mtu.value_or(4096);
-  std::optional<std::string> nd = eth ? d.PortNetdev(p) : std::nullopt;
+  std::optional<std::string> nd = eth ? PortNetdev(d, p) : std::nullopt;
   const NetdevInfo* n = nd ? ctx.view.Netdev(*nd) : nullptr;
   std::optional<int> nd_mtu = n ? n->mtu : std::nullopt;
 

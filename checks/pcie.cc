@@ -113,7 +113,7 @@ Result PcieCheck::Run(const CheckContext& ctx) const {
   for (const DeviceInfo* d : devs) {
     if (d->pci_address) names.push_back(d->name);
     else
-      skipped.push_back(absl::StrCat(d->name, d->soft() ? absl::StrCat(" is a ", *d->driver, " device (software, on a netdev)")
+      skipped.push_back(absl::StrCat(d->name, IsSoftDevice(*d) ? absl::StrCat(" is a ", *d->driver, " device (software, on a netdev)")
                                                         : " has no PCI function in sysfs (virtual or auxiliary device)"));
   }
   if (names.empty()) {

@@ -10,7 +10,7 @@ namespace {
 
 void RemedyPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
                 ResultBuilder& r) {
-  std::optional<std::string> nd = d.PortNetdev(p);
+  std::optional<std::string> nd = PortNetdev(d, p);
   bool eth = p.link_layer && *p.link_layer == "Ethernet";
   std::string show = absl::StrCat("ibv_devinfo -d ", d.name, " -i ", p.port_num,
                                   " | grep -E 'state|phys_state'   # expect PORT_ACTIVE and LINK_UP");

@@ -14,6 +14,7 @@
 #include "checks/device_limits.h"
 #include "checks/device_present.h"
 #include "checks/firewall_4791.h"
+#include "checks/firmware.h"
 #include "checks/gid_table.h"
 #include "checks/hung_qp.h"
 #include "checks/link_health.h"
@@ -22,6 +23,7 @@
 #include "checks/mtu_chain.h"
 #include "checks/pcie.h"
 #include "checks/port_active.h"
+#include "checks/port_rate.h"
 #include "checks/rxe_setup.h"
 #include "checks/rxe_sysctls.h"
 #include "checks/sge_page_crossing.h"
@@ -37,6 +39,7 @@ const std::vector<const Check*>& AllChecks() {
       new DeviceLimitsCheck(),
       new DevicePresentCheck(),
       new Firewall4791Check(),
+      new FirmwareCheck(),
       new GidTableCheck(),
       new HungQpCheck(),
       new LinkHealthCheck(),
@@ -45,6 +48,7 @@ const std::vector<const Check*>& AllChecks() {
       new MtuChainCheck(),
       new PcieCheck(),
       new PortActiveCheck(),
+      new PortRateCheck(),
       new RxeSetupCheck(),
       new RxeSysctlsCheck(),
       new SgePageCrossingCheck(),

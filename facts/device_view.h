@@ -101,12 +101,6 @@ struct DeviceInfo {
 
   std::optional<uint64_t> Attr(absl::string_view name) const;
   const PortInfo* Port(int port_num) const;
-  // The netdev a port rides on: the device's parent (rxe, siw) or the netdev
-  // of the port's first GID that names one (RoCE hardware).
-  std::optional<std::string> PortNetdev(const PortInfo& p) const;
-  // A software device (rxe, siw): no adapter, no PCI function, no firmware,
-  // a nominal rate.
-  bool soft() const { return driver && (*driver == "rxe" || *driver == "siw"); }
 };
 
 struct NetdevInfo {
@@ -201,6 +195,20 @@ struct DeviceView {
   const NetdevInfo* Netdev(absl::string_view name) const;
   bool live() const { return source == "live"; }
 };
+
+// The netdev a port rides on: the device's parent (rxe, siw) or the netdev
+// of its first GID that names one (RoCE hardware); nullopt when none is known
+// (InfiniBand ports).
+std::optional<std::string> PortNetdev(const DeviceInfo& dev, const PortInfo& port);
+
+// Software devices over a netdev (driver rxe or siw): no firmware, and a port
+// rate that only mirrors the netdev's.
+bool IsSoftDevice(const DeviceInfo& dev);
+
+// A Mellanox/NVIDIA adapter: its PCI vendor ID 0x15b3 (sysfs device/vendor)
+// or IEEE OUI 0x02c9 (ibv_devinfo's vendor_id); without a vendor_id, driver
+// mlx4 or mlx5, which bind nothing else. Their tools: mstflint, MFT.
+bool IsMellanoxDevice(const DeviceInfo& dev);
 
 // "rxe0: attr max_qp_wr" -> the SKIP text "fact missing: rxe0 attr max_qp_wr".
 std::string MissingFact(absl::string_view subject, absl::string_view fact);

@@ -82,6 +82,7 @@ struct Plan {
   int min_rate_line = 0;
   // Lanes the ports are expected to train at ("4X"); 2X for split cables.
   std::optional<std::string> link_width;
+  int link_width_line = 0;
   std::optional<uint64_t> memory_budget; // bytes for all queue memory
   std::optional<uint64_t> mr_bytes;      // registered memory beyond per-QP mr_bytes
   std::vector<CqSpec> cqs;

@@ -21,7 +21,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "facts/port_rate.h"
 #include "util/input_file.h"
+#include "util/numbers.h"
 
 namespace rdmacheck {
 namespace {
@@ -35,11 +37,10 @@ constexpr uint64_t kMaxFileBytes = uint64_t{1} << 20;
 
 constexpr char kSizeAllowed[] =
     "a whole number with B, KiB, MiB, GiB or TiB; K, M, G, T mean the same";
-constexpr char kSectionsAllowed[] = "[plan], [cq NAME], [srq NAME], [qp NAME]";
+enum class Kind { kPlan, kCq, kSrq, kQp, kPart, kCounter };
 
-enum class Kind { kPlan, kCq, kSrq, kQp };
-
-constexpr Kind kAllKinds[] = {Kind::kPlan, Kind::kCq, Kind::kSrq, Kind::kQp};
+constexpr Kind kAllKinds[] = {Kind::kPlan, Kind::kCq,   Kind::kSrq,
+                              Kind::kQp,   Kind::kPart, Kind::kCounter};
 
 absl::string_view KindName(Kind k) {
   switch (k) {
@@ -47,18 +48,31 @@ absl::string_view KindName(Kind k) {
     case Kind::kCq: return "cq";
     case Kind::kSrq: return "srq";
     case Kind::kQp: return "qp";
+    case Kind::kPart: return "part";
+    case Kind::kCounter: return "counter";
   }
   return "plan";
 }
 
 std::string KindPattern(Kind k) {
-  return k == Kind::kPlan ? "[plan]" : absl::StrCat("[", KindName(k), " NAME]");
+  if (k == Kind::kPlan) return "[plan]";
+  return absl::StrCat("[", KindName(k), k == Kind::kPart ? " ID]" : " NAME]");
+}
+
+// "[plan], [cq NAME], ...": every section kind, for messages.
+const std::string& SectionsAllowed() {
+  static const std::string* const kAllowed = [] {
+    std::vector<std::string> all;
+    for (Kind k : kAllKinds) all.push_back(KindPattern(k));
+    return new std::string(absl::StrJoin(all, ", "));
+  }();
+  return *kAllowed;
 }
 
 const std::vector<std::string>& KeysOf(Kind k) {
   static const auto* const kPlanKeys = new std::vector<std::string>{
       "name", "description", "device", "port", "path_mtu", "gid_type",
-      "gid_index", "link_layer", "min_rate", "memory_budget", "mr_bytes"};
+      "gid_index", "link_layer", "min_rate", "link_width", "memory_budget", "mr_bytes"};
   static const auto* const kCqKeys = new std::vector<std::string>{"cqe", "count"};
   static const auto* const kSrqKeys =
       new std::vector<std::string>{"max_wr", "max_sge", "count", "cq"};
@@ -66,11 +80,15 @@ const std::vector<std::string>& KeysOf(Kind k) {
       "count", "type", "max_send_wr", "max_recv_wr", "max_send_sge",
       "max_recv_sge", "max_inline_data", "send_cq", "recv_cq", "cq", "srq",
       "mr_bytes"};
+  static const auto* const kPartKeys = new std::vector<std::string>{"min_fw_ver"};
+  static const auto* const kCounterKeys = new std::vector<std::string>{"max_per_s"};
   switch (k) {
     case Kind::kPlan: return *kPlanKeys;
     case Kind::kCq: return *kCqKeys;
     case Kind::kSrq: return *kSrqKeys;
     case Kind::kQp: return *kQpKeys;
+    case Kind::kPart: return *kPartKeys;
+    case Kind::kCounter: return *kCounterKeys;
   }
   return *kPlanKeys;
 }
@@ -123,6 +141,14 @@ bool IsName(absl::string_view s) {
 
 std::string NameRule() {
   return absl::StrCat("1-", kMaxNameLength, " letters, digits, '_', '-', '.'");
+}
+
+// A sysfs counter file name: symbol_error, port_rcv_errors, VL15_dropped.
+bool IsCounterName(absl::string_view s) {
+  if (s.empty() || s.size() > kMaxNameLength) return false;
+  for (char c : s)
+    if (!absl::ascii_isalnum(c) && c != '_') return false;
+  return true;
 }
 
 // A whole number in [lo, hi], or the reason it is not.
@@ -277,7 +303,7 @@ class Parser {
     if (!open_) {
       errors_.Add(n, key,
                   absl::StrCat("key outside any section (put it under one of ",
-                               kSectionsAllowed, ")"));
+                               SectionsAllowed(), ")"));
       skipping_ = true;  // one message, not one per key of a missing header
       return;
     }
@@ -331,7 +357,7 @@ class Parser {
     std::vector<absl::string_view> words =
         absl::StrSplit(line.substr(1, close - 1), absl::ByAnyChar(" \t"), absl::SkipEmpty());
     if (words.empty()) {
-      errors_.Add(n, label, absl::StrCat("empty section header (allowed: ", kSectionsAllowed, ")"));
+      errors_.Add(n, label, absl::StrCat("empty section header (allowed: ", SectionsAllowed(), ")"));
       return;
     }
     std::string kind_word = absl::AsciiStrToLower(words[0]);
@@ -343,7 +369,7 @@ class Parser {
       std::vector<std::string> kinds;
       for (Kind k : kAllKinds) kinds.emplace_back(KindName(k));
       std::string near = Nearest(kind_word, kinds);
-      std::string hint = absl::StrCat("allowed: ", kSectionsAllowed);
+      std::string hint = absl::StrCat("allowed: ", SectionsAllowed());
       for (Kind k : kAllKinds)
         if (KindName(k) == near) hint = absl::StrCat("did you mean ", KindPattern(k), "?");
       // A misspelt [qp] header already explains a missing QP class.
@@ -373,12 +399,25 @@ class Parser {
       return;
     }
     std::string name(words[1]);
-    if (!IsName(name)) {
+    std::optional<uint64_t> part_id;
+    if (*kind == Kind::kPart) {
+      part_id = ParseUnsigned(name);
+      if (!part_id || *part_id > UINT32_MAX) {
+        errors_.Add(n, label, absl::StrCat("'", name, "' is not a vendor_part_id (decimal as "
+                                           "ibv_devinfo prints it, e.g. [part 4123], or 0x hex)"));
+        return;
+      }
+    } else if (*kind == Kind::kCounter && !IsCounterName(name)) {
+      errors_.Add(n, label, absl::StrCat("'", name, "' is not a counter name (its file name under "
+                                         "ports/N/counters or hw_counters: letters, digits, '_')"));
+      return;
+    } else if (!IsName(name)) {
       errors_.Add(n, label, absl::StrCat("'", name, "' is not a name (", NameRule(), ")"));
       return;
     }
     std::string pretty = absl::StrCat("[", KindName(*kind), " ", name, "]");
-    auto [it, inserted] = declared_[*kind].emplace(name, n);
+    // [part 4123] and [part 0x101b] are one part.
+    auto [it, inserted] = declared_[*kind].emplace(part_id ? absl::StrCat(*part_id) : name, n);
     if (!inserted) {
       errors_.Add(n, pretty, absl::StrCat("declared twice (first at line ", it->second, ")"));
       return;
@@ -406,6 +445,18 @@ class Parser {
         plan_.qp_classes.back().caps.max_send_sge = 1;
         plan_.qp_classes.back().caps.max_recv_sge = 1;
         break;
+      case Kind::kPart:
+        s.index = plan_.parts.size();
+        plan_.parts.emplace_back();
+        plan_.parts.back().vendor_part_id = static_cast<uint32_t>(*part_id);
+        plan_.parts.back().line = n;
+        break;
+      case Kind::kCounter:
+        s.index = plan_.counter_limits.size();
+        plan_.counter_limits.emplace_back();
+        plan_.counter_limits.back().name = name;
+        plan_.counter_limits.back().line = n;
+        break;
       case Kind::kPlan:
         break;
     }
@@ -430,6 +481,8 @@ class Parser {
       case Kind::kCq: CqKey(n, key, v, plan_.cqs[s.index]); break;
       case Kind::kSrq: SrqKey(n, key, v, plan_.srqs[s.index]); break;
       case Kind::kQp: QpKey(n, key, v, plan_.qp_classes[s.index]); break;
+      case Kind::kPart: PartKey(n, key, v, plan_.parts[s.index]); break;
+      case Kind::kCounter: CounterKey(n, key, v, plan_.counter_limits[s.index]); break;
     }
   }
 
@@ -535,7 +588,24 @@ class Parser {
       else
         errors_.Add(n, key, absl::StrCat("'", v, "' is not a link layer (Ethernet, InfiniBand)"));
     } else if (key == "min_rate") {
-      plan_.min_rate = v;
+      absl::StatusOr<PortRate> r = ParseRate(v);
+      if (!r.ok()) {
+        errors_.Add(n, key, r.status().message());
+      } else if (r->gbps <= 0) {
+        errors_.Add(n, key, absl::StrCat("'", v, "' is no minimum (write a rate above 0 Gb/s, "
+                                         "or delete the line)"));
+      } else {
+        plan_.min_rate = v;
+        plan_.min_rate_gbps = r->gbps;
+        plan_.min_rate_line = n;
+      }
+    } else if (key == "link_width") {
+      if (LanesNamed(v)) {
+        plan_.link_width = absl::AsciiStrToUpper(v);
+        plan_.link_width_line = n;
+      } else {
+        errors_.Add(n, key, absl::StrCat("'", v, "' is not a link width (1X, 2X, 4X, 8X, 12X)"));
+      }
     } else if (key == "memory_budget") {
       if (Size(n, key, v, 1, &x)) plan_.memory_budget = x;
     } else if (key == "mr_bytes") {
@@ -588,6 +658,25 @@ class Parser {
     }
   }
 
+  void PartKey(int n, const std::string& key, const std::string& v, PartSpec& part) {
+    if (key != "min_fw_ver") return;
+    if (ParseDotted(v, 4))
+      part.min_fw_ver = v;
+    else
+      errors_.Add(n, key, absl::StrCat("'", v, "' is not a firmware version (1-4 dot-separated "
+                                       "whole numbers, as fw_ver prints it, e.g. 20.31.1014)"));
+  }
+
+  void CounterKey(int n, const std::string& key, const std::string& v, CounterLimit& c) {
+    if (key != "max_per_s") return;
+    std::optional<double> x = ParseDecimal(v);
+    if (x)
+      c.max_per_s = *x;
+    else
+      errors_.Add(n, key, absl::StrCat("'", v, "' is not a rate per second (a number >= 0, "
+                                       "fractions allowed, e.g. 0.5)"));
+  }
+
   // End of a section: required keys and rules that span keys.
   void Close() {
     if (!open_) return;
@@ -613,6 +702,12 @@ class Parser {
         break;
       case Kind::kCq:
         if (!tried("cqe")) missing("cqe", "required: the CQ depth, e.g. cqe = 512");
+        break;
+      case Kind::kCounter:
+        if (!tried("max_per_s"))
+          missing("max_per_s", "required: how fast the counter may climb, e.g. max_per_s = 0.5");
+        break;
+      case Kind::kPart:
         break;
       case Kind::kSrq:
         if (!tried("max_wr")) missing("max_wr", "required: the SRQ depth, e.g. max_wr = 1024");

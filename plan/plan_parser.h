@@ -1,6 +1,6 @@
 // Parser for deployment plan files: the INI-like format documented in
-// docs/plan-format.md ([plan], [cq NAME], [srq NAME], [qp NAME] sections of
-// "key = value" lines). It reads text into a Plan (plan/plan.h) and changes
+// docs/plan-format.md ([plan], [cq NAME], [srq NAME], [qp NAME], [part ID],
+// [counter NAME] sections of "key = value" lines). It reads text into a Plan (plan/plan.h) and changes
 // nothing else.
 //
 //   absl::StatusOr<Plan> plan = ReadPlanFile("fixtures/plans/config_a.plan");

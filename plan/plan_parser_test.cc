@@ -67,7 +67,54 @@ std::vector<BadRow> BadRows() {
       {"unknown section near qp", "[qpp q]\nmax_send_wr = 1\n", "t.plan:1: [qpp q]",
        "unknown section kind 'qpp' (did you mean [qp NAME]?)"},
       {"unknown section", "[flow f]\n" + q, "t.plan:1: [flow f]",
-       "allowed: [plan], [cq NAME], [srq NAME], [qp NAME]"},
+       "(allowed: [plan], [cq NAME], [srq NAME], [qp NAME], [part ID], [counter NAME])"},
+      {"unknown section near part", "[parts 4123]\n" + q, "t.plan:1: [parts 4123]",
+       "unknown section kind 'parts' (did you mean [part ID]?)"},
+      {"unknown section near counter", "[counters symbol_error]\n" + q,
+       "t.plan:1: [counters symbol_error]", "(did you mean [counter NAME]?)"},
+      {"min rate word", "[plan]\nmin_rate = fast\n" + q, "t.plan:2: min_rate",
+       "'fast' is not a rate in Gb/s (write e.g. 100 Gb/sec, 100 Gb/s, 100 Gbps, 100G or 56, "
+       "or the sysfs form 200 Gb/sec (4X HDR))"},
+      {"min rate in Mb/s", "[plan]\nmin_rate = 100 Mb/s\n" + q, "t.plan:2: min_rate",
+       "'100 Mb/s' is not a rate in Gb/s"},
+      {"min rate bad width", "[plan]\nmin_rate = 200 Gb/sec (3X HDR)\n" + q, "t.plan:2: min_rate",
+       "has width '3X' (1X, 2X, 4X, 8X or 12X)"},
+      {"min rate zero", "[plan]\nmin_rate = 0 Gb/s\n" + q, "t.plan:2: min_rate",
+       "'0 Gb/s' is no minimum (write a rate above 0 Gb/s, or delete the line)"},
+      {"link width", "[plan]\nlink_width = 3X\n" + q, "t.plan:2: link_width",
+       "'3X' is not a link width (1X, 2X, 4X, 8X, 12X)"},
+      {"link width without X", "[plan]\nlink_width = 4\n" + q, "t.plan:2: link_width",
+       "'4' is not a link width"},
+      {"part id a word", "[part cx6]\nmin_fw_ver = 20.31.1014\n" + q, "t.plan:1: [part cx6]",
+       "'cx6' is not a vendor_part_id (decimal as ibv_devinfo prints it, e.g. [part 4123], or 0x hex)"},
+      {"part id over 32 bits", "[part 4294967296]\n" + q, "t.plan:1: [part 4294967296]",
+       "is not a vendor_part_id"},
+      {"part without id", "[part]\nmin_fw_ver = 1\n" + q, "t.plan:1: [part]",
+       "section needs a name (write [part ID])"},
+      {"fw version word", "[part 4123]\nmin_fw_ver = 20.x\n" + q, "t.plan:2: min_fw_ver",
+       "'20.x' is not a firmware version (1-4 dot-separated whole numbers, as fw_ver prints it, "
+       "e.g. 20.31.1014)"},
+      {"fw version of 5 parts", "[part 4123]\nmin_fw_ver = 1.2.3.4.5\n" + q, "t.plan:2: min_fw_ver",
+       "'1.2.3.4.5' is not a firmware version"},
+      {"duplicate part, hex and decimal", "[part 4123]\n[part 0x101b]\n" + q,
+       "t.plan:2: [part 0x101b]", "declared twice (first at line 1)"},
+      {"fw version in [plan]", "[plan]\nmin_fw_ver = 1.2\n" + q, "t.plan:2: min_fw_ver",
+       "min_fw_ver belongs in [part ID]"},
+      {"counter name with dash", "[counter port-errors]\nmax_per_s = 1\n" + q,
+       "t.plan:1: [counter port-errors]",
+       "'port-errors' is not a counter name (its file name under ports/N/counters or hw_counters: "
+       "letters, digits, '_')"},
+      {"counter without max_per_s", "[counter symbol_error]\n" + q, "t.plan:1: max_per_s",
+       "missing in [counter symbol_error] (required: how fast the counter may climb, "
+       "e.g. max_per_s = 0.5)"},
+      {"negative max_per_s", "[counter symbol_error]\nmax_per_s = -1\n" + q, "t.plan:2: max_per_s",
+       "'-1' is not a rate per second (a number >= 0, fractions allowed, e.g. 0.5)"},
+      {"max_per_s exponent", "[counter symbol_error]\nmax_per_s = 1e3\n" + q, "t.plan:2: max_per_s",
+       "'1e3' is not a rate per second"},
+      {"max_per_s typo", "[counter symbol_error]\nmax_per_sec = 1\n" + q, "t.plan:2: max_per_sec",
+       "unknown key in [counter symbol_error] (did you mean max_per_s?)"},
+      {"duplicate counter", "[counter link_downed]\nmax_per_s = 0\n[counter link_downed]\n" + q,
+       "t.plan:3: [counter link_downed]", "declared twice (first at line 1)"},
       {"section without name", "[qp]\nmax_send_wr = 1\n", "t.plan:1: [qp]",
        "section needs a name (write [qp NAME])"},
       {"plan with name", "[plan p]\n" + q, "t.plan:1: [plan p]", "[plan] takes no name"},
@@ -268,6 +315,59 @@ TEST(ParsePlanTest, ForwardReferencesSrqAndSeparateCqs) {
   ASSERT_NE(p.Cq("rcq"), nullptr);
   EXPECT_EQ(p.Cq("rcq")->cqe, 1024u);
   EXPECT_EQ(p.Cq("rcq")->count, 2u);
+}
+
+TEST(ParsePlanTest, MinRateInEveryAcceptedForm) {
+  const struct {
+    const char* text;
+    double gbps;
+  } rows[] = {
+      {"100 Gb/sec", 100},         {"100 Gb/s", 100},    {"100Gb/s", 100},
+      {"100 Gbps", 100},           {"100G", 100},        {"56", 56},
+      {"12.5 Gb/sec", 12.5},       {"200 Gb/sec (4X HDR)", 200},
+  };
+  for (const auto& r : rows) {
+    SCOPED_TRACE(r.text);
+    std::string text = std::string("[plan]\n# rate\nmin_rate = ") + r.text + "  # why\n" + kQp;
+    ASSERT_OK_AND_ASSIGN(Plan p, ParsePlan(text, "r.plan"));
+    EXPECT_EQ(p.min_rate, r.text);
+    EXPECT_DOUBLE_EQ(p.min_rate_gbps.value_or(-1), r.gbps);
+    EXPECT_EQ(p.min_rate_line, 3);
+  }
+}
+
+TEST(ParsePlanTest, LinkWidthPartsAndCounters) {
+  std::string text =
+      "[plan]\n"                    // 1
+      "link_width = 2x\n"           // 2: split cables, stored upper case
+      "[part 4123]\n"               // 3
+      "min_fw_ver = 20.31.1014\n"   // 4
+      "[part 0x1017]\n"             // 5: hex is 4119
+      "[counter symbol_error]\n"    // 6
+      "max_per_s = 0.5\n"           // 7
+      "[counter link_downed]\n"     // 8
+      "max_per_s = 0\n" +           // 9
+      std::string(kQp);
+  ASSERT_OK_AND_ASSIGN(Plan p, ParsePlan(text, "w.plan"));
+  EXPECT_EQ(p.link_width, "2X");
+  EXPECT_EQ(p.link_width_line, 2);
+  EXPECT_EQ(p.min_rate, std::nullopt);
+  EXPECT_EQ(p.min_rate_gbps, std::nullopt);
+  ASSERT_EQ(p.parts.size(), 2u);
+  ASSERT_NE(p.Part(4123), nullptr);
+  EXPECT_EQ(p.Part(4123)->line, 3);
+  EXPECT_EQ(p.Part(4123)->min_fw_ver, "20.31.1014");
+  ASSERT_NE(p.Part(4119), nullptr);
+  EXPECT_EQ(p.Part(4119)->line, 5);
+  EXPECT_EQ(p.Part(4119)->min_fw_ver, std::nullopt);
+  EXPECT_EQ(p.Part(4129), nullptr);
+  ASSERT_EQ(p.counter_limits.size(), 2u);
+  ASSERT_NE(p.CounterLimitFor("symbol_error"), nullptr);
+  EXPECT_EQ(p.CounterLimitFor("symbol_error")->line, 6);
+  EXPECT_DOUBLE_EQ(p.CounterLimitFor("symbol_error")->max_per_s, 0.5);
+  ASSERT_NE(p.CounterLimitFor("link_downed"), nullptr);
+  EXPECT_DOUBLE_EQ(p.CounterLimitFor("link_downed")->max_per_s, 0);
+  EXPECT_EQ(p.CounterLimitFor("port_rcv_errors"), nullptr);
 }
 
 TEST(ParsePlanSizeTest, UnitsAndErrors) {
