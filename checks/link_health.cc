@@ -192,8 +192,14 @@ void JudgeEvents(const LinkWindow& w, const DeviceInfo& d, const std::vector<con
   for (const auto& [port, evs] : link) {
     std::vector<std::string> seq;
     bool err = false, active = false;
-    for (const AsyncEventSeen* e : evs) {
-      seq.push_back(absl::StrCat(e->type, " at ", At(e->at_ms)));
+    for (size_t i = 0; i < evs.size(); ++i) {
+      const AsyncEventSeen* e = evs[i];
+      // rxe raises PORT_ACTIVE twice for one `ip link set up` (NETDEV_UP,
+      // then NETDEV_CHANGE): one entry, counted.
+      size_t n = 1;
+      while (i + n < evs.size() && evs[i + n]->type == e->type && evs[i + n]->at_ms - e->at_ms < 50) ++n;
+      seq.push_back(absl::StrCat(e->type, " at ", At(e->at_ms), n > 1 ? absl::StrCat(" (x", n, ")") : ""));
+      i += n - 1;
       err = err || e->type == "PORT_ERR";
       active = active || e->type == "PORT_ACTIVE";
     }

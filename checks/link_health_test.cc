@@ -70,12 +70,12 @@ TEST(LinkHealth, PlanToleratesARate) {
 
 TEST(LinkHealth, FlapFailsWithTheTimes) {
   DeviceView v = QuietRxe();
-  v.window->events = {{"rxe0", 512, "PORT_ERR", 1}, {"rxe0", 1034, "PORT_ACTIVE", 1}};
+  v.window->events = {{"rxe0", 512, "PORT_ERR", 1}, {"rxe0", 1034, "PORT_ACTIVE", 1}, {"rxe0", 1034, "PORT_ACTIVE", 1}};
   v.devices[0].ports[0].hw_counters_after["link_downed"] = v.devices[0].ports[0].hw_counters["link_downed"] + 1;
   Result r = RunOnView(LinkHealthCheck(), v, DefaultPlan());
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 link",
-                                               "link flapped: PORT_ERR at +0.51 s, PORT_ACTIVE at +1.03 s",
+                                               "link flapped: PORT_ERR at +0.51 s, PORT_ACTIVE at +1.03 s (x2)",
                                                Verdict::kFail)));
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 link_downed", "+1", Verdict::kFail)));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("ip monitor link dev va")));
