@@ -23,6 +23,8 @@ unsigned NeedsOf(const std::vector<const Check*>& checks) {
   return needs;
 }
 
+double WindowSeconds(const Options& o) { return std::min(o.window_s, o.check_deadline_s); }
+
 absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs) {
   RunInputs in;
   if (src.profile) {
@@ -32,8 +34,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
   } else {
     GatherOptions g;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
-    // The window is part of a check's time: never longer than its deadline.
-    if (needs & kNeedsWindow) g.window_s = std::min(src.options.window_s, src.options.check_deadline_s);
+    if (needs & kNeedsWindow) g.window_s = WindowSeconds(src.options);
     absl::StatusOr<DeviceView> v = GatherLive(g);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);

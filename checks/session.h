@@ -44,6 +44,11 @@ struct RunInputs {
 // The union of what `checks` need (CheckNeeds bits).
 unsigned NeedsOf(const std::vector<const Check*>& checks);
 
+// How long a live gather watches counters and events for kNeedsWindow: the
+// asked window, never longer than a check's deadline (it is part of the
+// checks' time).
+double WindowSeconds(const Options& o);
+
 // Errors name the file (and line): exit code 2. `needs` decides what a live
 // gather reads beyond the basics (kNeedsRulesets: the firewall rulesets).
 absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs);

@@ -26,17 +26,21 @@ TEST(Session, NeedsOfTheSelection) {
 }
 
 TEST(Session, LiveWindowIsBoundedByTheCheckDeadline) {
-  InputSources src;  // this host
+  Options o;
+  EXPECT_DOUBLE_EQ(WindowSeconds(o), 2);
+  o.window_s = 30;
+  o.check_deadline_s = 0.3;
+  EXPECT_DOUBLE_EQ(WindowSeconds(o), 0.3);
+}
+
+TEST(Session, NoDeviceNoWindow) {
+  // This host has no RDMA device: nothing to watch, no time spent on it.
+  InputSources src;
   src.options.window_s = 30;
-  src.options.check_deadline_s = 0.3;
   absl::StatusOr<RunInputs> in = LoadRunInputs(src, kNeedsWindow);
   ASSERT_TRUE(in.ok()) << in.status();
-  ASSERT_TRUE(in->view.window.has_value());
-  EXPECT_GE(in->view.window->ms, 250);
-  EXPECT_LT(in->view.window->ms, 1500);
-  absl::StatusOr<RunInputs> none = LoadRunInputs(src, 0);
-  ASSERT_TRUE(none.ok());
-  EXPECT_FALSE(none->view.window.has_value()) << "no check asked for one";
+  if (!in->view.devices.empty()) GTEST_SKIP() << "this host has RDMA devices";
+  EXPECT_FALSE(in->view.window.has_value());
 }
 
 TEST(Session, LoadsProfileAndPlan) {

@@ -143,14 +143,13 @@ TEST(Cli, CaptureConvertsDevinfoTextToAProfileThatRunsTheSame) {
   EXPECT_EQ(ja["checks"].size(), jb["checks"].size());
 }
 
-TEST(Cli, CaptureWindowRecordsOneAndWithoutItNone) {
-  // This host has no RDMA device; the window is still taken and written.
+TEST(Cli, CaptureWindowOnAHostWithoutDevicesAndAWindowedProfile) {
+  // This host has no RDMA device: nothing to watch, so no window.
   CliRun w = Rdmacheck("capture --window 0.3");
   ASSERT_EQ(w.code, 0) << w.out;
-  EXPECT_THAT(w.out, HasSubstr("\n[window]\nms "));
-  CliRun n = Rdmacheck("capture");
-  ASSERT_EQ(n.code, 0) << n.out;
-  EXPECT_THAT(n.out, Not(HasSubstr("[window]")));
+  EXPECT_THAT(w.out, Not(HasSubstr("[window]")));
+  // The gathered fixture node (facts:gather on fixtures/sysfs_hw) has one:
+  // hw_node_test; a profile's window is judged: here.
   CliRun lh = Rdmacheck("--profile " + kP + "mlx5_symbol_errors.profile --checks link-health");
   EXPECT_EQ(lh.code, 1) << lh.out;
   EXPECT_THAT(lh.out, HasSubstr("symbol_error"));

@@ -63,7 +63,8 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   if (opts.live_host && opts.read_rulesets) ReadRulesets(&view.host, &view.provenance);
   view.host.udp4791_socket = Udp4791Socket(roots.proc);
   ReadDeviceAccess(roots, view.devices, &view.host);
-  if (opts.window_s) {
+  // No device, nothing to watch: the window would only cost its length.
+  if (opts.window_s && !view.devices.empty()) {
     LinkWindowOptions w;
     w.seconds = *opts.window_s;
     // A fixture tree's devices are not this host's to open.

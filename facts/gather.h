@@ -52,7 +52,7 @@ struct GatherOptions {
   bool read_rulesets = true;
   // Sample the counters and watch the async events over a window this long
   // (facts/link_window.h), after everything else is read: what link-health
-  // and pcie judge. Unset: one sample, no window.
+  // and pcie judge. Unset, or no device: one sample, no window.
   std::optional<double> window_s;
 };
 
