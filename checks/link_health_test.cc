@@ -83,6 +83,21 @@ TEST(LinkHealth, FlapFailsWithTheTimes) {
   EXPECT_THAT(r.evidence, Not(Contains(EvidenceRow("rxe1 port 1 link", "", Verdict::kFail))));
 }
 
+TEST(LinkHealth, RealFlapCaptureFailsOnBothDevices) {
+  // fixtures/profiles/rxe_flap.profile: the guest's capture of a flap of va.
+  Result r = RunOn(LinkHealthCheck(), "rxe_flap.profile");
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 link",
+                                               "link flapped: PORT_ERR at +2.48 s, PORT_ACTIVE at +3.20 s (x2)",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe1 port 1 link", "PORT_ERR at +2.50 s", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe1 port 1 link_downed", "+1 in 8.0 s", Verdict::kFail)));
+  Options only_rxe0;
+  only_rxe0.device = "rxe0";
+  Result one = RunOn(LinkHealthCheck(), "rxe_flap.profile", "", only_rxe0);
+  EXPECT_THAT(one.evidence, Not(Contains(EvidenceRow("rxe1", "", Verdict::kFail))));
+}
+
 TEST(LinkHealth, TransportRetriesWarnWithLikelyCauses) {
   DeviceView v = QuietRxe();
   PortInfo& p = v.devices[0].ports[0];
