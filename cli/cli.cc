@@ -88,7 +88,8 @@ int RunCapture(const CliFlags& f, const std::string& prog) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
                                                in->view.source));
   }
-  return Emit(f, prog, WriteProfile(in->view)) ? kExitOk : kExitUsage;
+  // -d: the file is about that device alone (docs/profile-format.md).
+  return Emit(f, prog, WriteProfile(f.device ? OnlyDevice(in->view, *f.device) : in->view)) ? kExitOk : kExitUsage;
 }
 
 // Runs `checks` on the inputs with every device opened once for the run;
@@ -159,7 +160,7 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
     if (explain_code == kExitUsage) return kExitUsage;
   }
   const std::string text = RenderSupportBundle(
-      in->view, rep, f.format == "json" ? "" : RenderTextReport(f, rep),
+      f.device ? OnlyDevice(in->view, *f.device) : in->view, rep, f.format == "json" ? "" : RenderTextReport(f, rep),
       f.rest.empty() ? std::nullopt : std::optional<std::string>(explained.str()),
       f.format == "json" ? SupportFormat::kJson : SupportFormat::kText);
   if (!Emit(f, prog, text)) return kExitUsage;

@@ -1,5 +1,8 @@
 #include "facts/device_view.h"
 
+#include <algorithm>
+#include <set>
+
 #include "absl/strings/str_cat.h"
 
 namespace rdmacheck {
@@ -40,6 +43,31 @@ bool IsSoftDevice(const DeviceInfo& d) { return d.driver && (*d.driver == "rxe" 
 bool IsMellanoxDevice(const DeviceInfo& d) {
   if (d.vendor_id) return *d.vendor_id == 0x15b3 || *d.vendor_id == 0x02c9;
   return d.driver && (*d.driver == "mlx4" || *d.driver == "mlx5");
+}
+
+DeviceView OnlyDevice(const DeviceView& view, absl::string_view name) {
+  const DeviceInfo* d = view.Device(name);
+  if (d == nullptr) return view;
+  DeviceView out = view;
+  out.devices = {*d};
+  std::set<std::string> nds;
+  if (d->netdev) nds.insert(*d->netdev);
+  for (const PortInfo& p : d->ports)
+    for (const GidEntry& g : p.gids)
+      if (!g.netdev.empty()) nds.insert(g.netdev);
+  out.netdevs.clear();
+  for (const NetdevInfo& n : view.netdevs)
+    if (nds.count(n.name)) out.netdevs.push_back(n);
+  if (out.window) {
+    LinkWindow& w = *out.window;
+    auto other = [&](const std::string& dev) { return dev != d->name; };
+    w.watched.erase(std::remove_if(w.watched.begin(), w.watched.end(), other), w.watched.end());
+    for (auto it = w.unwatched.begin(); it != w.unwatched.end();) it = other(it->first) ? w.unwatched.erase(it) : ++it;
+    w.events.erase(std::remove_if(w.events.begin(), w.events.end(),
+                                  [&](const AsyncEventSeen& e) { return other(e.device); }),
+                   w.events.end());
+  }
+  return out;
 }
 
 std::string MissingFact(absl::string_view subject, absl::string_view fact) {

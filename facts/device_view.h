@@ -210,6 +210,13 @@ bool IsSoftDevice(const DeviceInfo& dev);
 // mlx4 or mlx5, which bind nothing else. Their tools: mstflint, MFT.
 bool IsMellanoxDevice(const DeviceInfo& dev);
 
+// `view` cut down to one device: its device, the netdevs it binds (its
+// parent and its GIDs' netdevs), its window events; the host as it is. What
+// `capture -d DEV` and `report -d DEV` record, so a node's file names only
+// the device the node is about. The view unchanged when it has no such
+// device.
+DeviceView OnlyDevice(const DeviceView& view, absl::string_view name);
+
 // "rxe0: attr max_qp_wr" -> the SKIP text "fact missing: rxe0 attr max_qp_wr".
 std::string MissingFact(absl::string_view subject, absl::string_view fact);
 

@@ -25,22 +25,15 @@ extern "C" void OnServeSigint(int) { g_serve_stop.store(true); }
 
 }  // namespace
 
-absl::StatusOr<DeviceView> OnlyDevice(const DeviceView& view, const std::string& device) {
-  DeviceView out = view;
-  out.devices.clear();
+absl::StatusOr<DeviceView> PeerDeviceView(const DeviceView& view, const std::string& device) {
   for (const DeviceInfo& d : view.devices) {
-    if (!device.empty() ? d.name == device : (!d.ports.empty() && d.ports[0].state == "ACTIVE")) {
-      out.devices.push_back(d);
-      break;
-    }
+    if (!device.empty() ? d.name == device : (!d.ports.empty() && d.ports[0].state == "ACTIVE"))
+      return OnlyDevice(view, d.name);
   }
-  if (out.devices.empty()) {
-    std::vector<std::string> names;
-    for (const DeviceInfo& d : view.devices) names.push_back(d.name);
-    return absl::NotFoundError(absl::StrCat(device.empty() ? "no RDMA device with an ACTIVE port" : absl::StrCat("no RDMA device ", device),
-                                            " on this host (devices: ", names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
-  }
-  return out;
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : view.devices) names.push_back(d.name);
+  return absl::NotFoundError(absl::StrCat(device.empty() ? "no RDMA device with an ACTIVE port" : absl::StrCat("no RDMA device ", device),
+                                          " on this host (devices: ", names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
 }
 
 absl::StatusOr<PeerClient> PeerClient::Open(const std::string& host_port, const DeviceView& local,
@@ -138,7 +131,7 @@ absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs&
   auto refused = [&peer_addr](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat("--peer ", peer_addr, ": ", s.message()));
   };
-  absl::StatusOr<DeviceView> mine = OnlyDevice(in.view, in.options.device.value_or(""));
+  absl::StatusOr<DeviceView> mine = PeerDeviceView(in.view, in.options.device.value_or(""));
   if (!mine.ok()) return refused(mine.status());
   absl::StatusOr<PeerClient> opened = PeerClient::Open(peer_addr, *mine, tool_version);
   if (!opened.ok()) return refused(opened.status());
@@ -242,7 +235,7 @@ int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream
     err << "rdmacheck serve: " << view.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<DeviceView> served = OnlyDevice(*view, options.device);
+  absl::StatusOr<DeviceView> served = PeerDeviceView(*view, options.device);
   if (!served.ok()) {
     err << "rdmacheck serve: " << served.status().message() << "\n";
     return 2;

@@ -32,15 +32,15 @@
 
 namespace rdmacheck {
 
-// `view` restricted to one device (its netdevs and host facts kept); the
-// first device whose port 1 is ACTIVE when `device` is "". NotFound when
-// there is none.
-absl::StatusOr<DeviceView> OnlyDevice(const DeviceView& view, const std::string& device);
+// `view` restricted to one device (facts' OnlyDevice: its netdevs and the
+// host kept); the first device whose port 1 is ACTIVE when `device` is "".
+// NotFound when there is none.
+absl::StatusOr<DeviceView> PeerDeviceView(const DeviceView& view, const std::string& device);
 
 class PeerClient {
  public:
   // Connects (deadline connect_s), hands over `local` (already restricted
-  // with OnlyDevice) and reads the far end's view.
+  // with PeerDeviceView) and reads the far end's view.
   static absl::StatusOr<PeerClient> Open(const std::string& host_port, const DeviceView& local,
                                          const std::string& tool_version, double connect_s = 5);
   PeerClient(PeerClient&&) = default;

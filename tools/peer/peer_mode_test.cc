@@ -24,7 +24,7 @@ struct LoopbackServer {
     absl::StatusOr<PeerListener> l = PeerListener::Listen("127.0.0.1", 0);
     EXPECT_TRUE(l.ok());
     port = l->port();
-    served = *OnlyDevice(FixtureProfile(served_profile), "rxe1");
+    served = *PeerDeviceView(FixtureProfile(served_profile), "rxe1");
     thread = std::thread([this, version, l = std::make_shared<PeerListener>(*std::move(l))]() mutable {
       absl::StatusOr<PeerChannel> ch = l->Accept(5, nullptr);
       if (!ch.ok()) {
@@ -47,7 +47,7 @@ struct LoopbackServer {
 
 TEST(PeerMode, ProfilesAndVerdictsCrossTheSideChannel) {
   LoopbackServer srv("rxe_mtu1500.profile");
-  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  DeviceView local = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   {
     ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
     ASSERT_EQ(c.remote_view().devices.size(), 1u);
@@ -68,7 +68,7 @@ TEST(PeerMode, ProfilesAndVerdictsCrossTheSideChannel) {
 
 TEST(PeerMode, VersionMismatchIsAClearErrorOnBothEnds) {
   LoopbackServer srv("rxe_mtu9000.profile", "0.2.0");
-  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  DeviceView local = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   EXPECT_THAT(PeerClient::Open(srv.addr(), local, "0.1.0"),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("runs rdmacheck 0.2.0 (peer protocol 1), this is rdmacheck 0.1.0")));
@@ -82,26 +82,27 @@ TEST(PeerMode, NothingListeningIsUnavailable) {
     ASSERT_OK_AND_ASSIGN(PeerListener l, PeerListener::Listen("127.0.0.1", 0));
     port = l.port();
   }
-  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  DeviceView local = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   EXPECT_THAT(PeerClient::Open(absl::StrCat("127.0.0.1:", port), local, "0.1.0"),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("is `rdmacheck serve` running there?")));
 }
 
-TEST(PeerMode, OnlyDeviceKeepsOneDeviceOrNamesTheOthers) {
+TEST(PeerMode, PeerDeviceKeepsOneDeviceOrNamesTheOthers) {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
-  ASSERT_OK_AND_ASSIGN(DeviceView one, OnlyDevice(v, "rxe1"));
+  ASSERT_OK_AND_ASSIGN(DeviceView one, PeerDeviceView(v, "rxe1"));
   ASSERT_EQ(one.devices.size(), 1u);
   EXPECT_EQ(one.devices[0].name, "rxe1");
-  EXPECT_EQ(one.netdevs.size(), v.netdevs.size());
-  ASSERT_OK_AND_ASSIGN(DeviceView first, OnlyDevice(v, ""));
+  ASSERT_EQ(one.netdevs.size(), 1u) << "its own netdev only";
+  EXPECT_EQ(one.netdevs[0].name, "vb");
+  ASSERT_OK_AND_ASSIGN(DeviceView first, PeerDeviceView(v, ""));
   EXPECT_EQ(first.devices[0].name, "rxe0");
-  EXPECT_THAT(OnlyDevice(v, "mlx5_0"),
+  EXPECT_THAT(PeerDeviceView(v, "mlx5_0"),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("no RDMA device mlx5_0 on this host (devices: rxe0, rxe1)")));
 }
 
 TEST(PeerMode, MergedViewNamesTheFarDevicesByHost) {
   DeviceView local = FixtureProfile("rxe_mtu9000.profile");
-  DeviceView remote = *OnlyDevice(FixtureProfile("rxe_mtu1500.profile"), "rxe1");
+  DeviceView remote = *PeerDeviceView(FixtureProfile("rxe_mtu1500.profile"), "rxe1");
   DeviceView m = MergePeerView(local, remote, "198.18.0.2", "rxe0");
   ASSERT_EQ(m.devices.size(), 2u);
   EXPECT_EQ(m.devices[0].name, "rxe0");
@@ -114,7 +115,7 @@ TEST(PeerMode, MergedViewNamesTheFarDevicesByHost) {
 
 TEST(PeerMode, PeerDeviceSendsOnlyFarProbesAcrossTheLink) {
   LoopbackServer srv("rxe_mtu9000.profile");
-  DeviceView local = *OnlyDevice(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  DeviceView local = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
   ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
   // The local device marks the probes it ran.
   auto fake = std::make_unique<testing::FakeDevice>();
