@@ -323,6 +323,9 @@ run_captures() {
   capture_at 9000
 }
 
+# --- 5. fleet: six simulated nodes (fleet.bash) --------------------------------
+source "$SHARE/fleet.bash"
+
 timed smoke smoke
 if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   timed gtests run_gtests
@@ -330,6 +333,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   timed live-suite run_live_suite
   timed model-grid run_model_grid
   timed captures run_captures
+  timed fleet run_fleet
 fi
 topo_down
 echo "== guest-main done at $(uptime_s)s"

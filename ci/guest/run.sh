@@ -114,7 +114,7 @@ for label in "${TESTS[@]}"; do
 done
 
 # --- share ------------------------------------------------------------------------
-cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$SHARE/"
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$SHARE/"
 cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
 cp -r "$REPO/fixtures" "$SHARE/fixtures"
 {
@@ -161,6 +161,25 @@ elif ((st != 0 && failed == 0)); then
   hfail "guest exit status $st with no failed result"
 fi
 
+# Host-side checks over what the guest wrote: the fleet's Prometheus files
+# through promtool (Debian's prometheus package, installed by ci/deps.sh),
+# which the guest image does not carry.
+host_pass=0
+hpass() { echo "PASS: host: $*"; host_pass=$((host_pass + 1)); }
+if compgen -G "$SHARE/out/fleet/*.prom" >/dev/null; then
+  if command -v promtool >/dev/null; then
+    for f in "$SHARE/out/fleet/"*.prom; do
+      if out=$(promtool check metrics <"$f" 2>&1); then
+        hpass "promtool check metrics accepts fleet/$(basename "$f")"
+      else
+        hfail "promtool check metrics on fleet/$(basename "$f"): $(head -c 300 <<<"$out")"
+      fi
+    done
+  else
+    hfail "promtool missing: the fleet's Prometheus files are not checked (bash ci/deps.sh)"
+  fi
+fi
+
 # Keep the outputs, drop the copied binaries.
 if [[ -n "$OUTDIR" ]]; then
   mkdir -p "$OUTDIR" && cp -r "$SHARE/out/." "$OUTDIR/" && rm -rf "$SHARE"
@@ -169,4 +188,4 @@ else
   find "$SHARE" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
 fi
 t "guest outputs in $OUTDIR (console.log, scenarios/, captures/, tests/, timings.tsv)"
-finish "$passed" "$((failed + host_fail))"
+finish "$((passed + host_pass))" "$((failed + host_fail))"

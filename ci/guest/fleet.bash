@@ -1,0 +1,114 @@
+# fleet.bash: a simulated fleet in the guest, for `rdmacheck fleet` and the
+# cluster outputs (npd, prometheus). Sourced by guest-main.sh (stage 5).
+#
+# Six "nodes", each an rxe device of its own (fleet1..fleet6) on its own veth
+# pair (fn<N>a/fn<N>b, 198.18.<20+N>.1/24), each run in a UTS namespace whose
+# hostname is node<N>, with `-d fleet<N>`, so its report and the profile in
+# its bundle are about that device alone (capture/report -d). Four nodes
+# are made odd, each in one way an operator meets:
+#   node3  netdev MTU 1500 (the others 9000): mtu-chain FAIL, MTU differs
+#   node4  nftables drops UDP 4791 arriving on fn4a: firewall-4791 FAIL
+#   node5  RLIMIT_MEMLOCK 64 KiB: memlock FAIL, memlock differs
+#   node6  run with -x 0 (the link-local GID): gid-table FAIL
+# Outputs in out/fleet/: node<N>.bundle.json (`report --format=json`),
+# node<N>.npd (the one line, and the exit status in node<N>.npd.rc),
+# node<N>.prom (`--format=prometheus -o`, checked with promtool on the host
+# side by run.sh), fleet.txt / fleet.json / fleet.html (`rdmacheck fleet`).
+
+FLEET_NODES=(1 2 3 4 5 6)
+# Static checks, as a cluster's periodic run would have them (the traffic
+# probes are the pre-production run's), and a 1 s counter window.
+FLEET_ARGS=(--plan "$PLANS/fleet_node.plan" --skip 'hung-qp,sge-page-crossing,cq-overrun,memory-budget' --window 1)
+
+fleet_up() {
+  local n a b
+  for n in "${FLEET_NODES[@]}"; do
+    a=fn${n}a b=fn${n}b
+    ip link add "$a" type veth peer name "$b" || return 1
+    ip link set "$a" mtu $([[ $n == 3 ]] && echo 1500 || echo 9000)
+    ip link set "$b" mtu $([[ $n == 3 ]] && echo 1500 || echo 9000)
+    sysctl -qw "net.ipv4.conf.$a.accept_local=1" "net.ipv4.conf.$a.rp_filter=0"
+    ip addr add "198.18.$((20 + n)).1/24" dev "$a" || return 1
+    ip addr add "198.18.$((20 + n)).2/24" dev "$b" || return 1
+    ip link set "$a" up && ip link set "$b" up || return 1
+    rdma link add "fleet$n" type rxe netdev "$a" || return 1
+  done
+  for n in "${FLEET_NODES[@]}"; do wait_active "fleet$n" || return 1; done
+  nft add table inet rdmacheck_fleet &&
+    nft add chain inet rdmacheck_fleet in '{ type filter hook input priority 0; }' &&
+    nft add rule inet rdmacheck_fleet in iifname fn4a udp dport 4791 drop
+}
+
+fleet_down() {
+  local n
+  nft delete table inet rdmacheck_fleet 2>/dev/null
+  for n in "${FLEET_NODES[@]}"; do
+    rdma link delete "fleet$n" 2>/dev/null
+    ip link delete "fn${n}a" 2>/dev/null
+  done
+  return 0
+}
+
+# fleet_node N ARGS...: rdmacheck ARGS as node N (its hostname, its limits).
+fleet_node() {
+  local n=$1
+  shift
+  local lim=""
+  [[ $n == 5 ]] && lim="ulimit -l 64;"
+  unshare --uts bash -c "hostname node$n; $lim exec timeout -k 5 60 \"\$@\"" _ "$RDMACHECK" "$@"
+}
+
+run_fleet() {
+  [[ -x "$RDMACHECK" ]] || return 0
+  local d=$OUT/fleet n x rc
+  mkdir -p "$d"
+  if ! fleet_up; then
+    record FAIL "fleet: six nodes set up" "see the console"
+    fleet_down
+    return
+  fi
+  for n in "${FLEET_NODES[@]}"; do
+    x=1
+    [[ $n == 6 ]] && x=0
+    rc=0
+    fleet_node "$n" report -d "fleet$n" -x "$x" "${FLEET_ARGS[@]}" --format=json -o "$d/node$n.bundle.json" \
+      2>"$d/node$n.err" || rc=$?
+    echo "fleet: node$n report exit $rc"
+    rc=0
+    fleet_node "$n" -d "fleet$n" -x "$x" "${FLEET_ARGS[@]}" --format=npd >"$d/node$n.npd" 2>>"$d/node$n.err" || rc=$?
+    echo "$rc" >"$d/node$n.npd.rc"
+    echo "fleet: node$n npd exit $rc: $(head -c 100 "$d/node$n.npd")"
+    fleet_node "$n" -d "fleet$n" -x "$x" "${FLEET_ARGS[@]}" --format=prometheus -o "$d/node$n.prom" \
+      2>>"$d/node$n.err" || true
+  done
+  fleet_down
+  fleet_expect "$d"
+}
+
+# fleet_expect DIR: what the nodes' outputs and `rdmacheck fleet` over them
+# must say: exactly the odd nodes, each with what is odd about it.
+fleet_expect() {
+  local d=$1 n rc line
+  for n in "${FLEET_NODES[@]}"; do
+    rc=$(cat "$d/node$n.npd.rc" 2>/dev/null)
+    line=$(head -1 "$d/node$n.npd" 2>/dev/null)
+    if [[ $(wc -l <"$d/node$n.npd") == 1 && ${#line} -le 80 && -n "$line" ]]; then
+      record PASS "fleet: node$n npd prints one line of at most 80 characters" "$line"
+    else
+      record FAIL "fleet: node$n npd prints one line of at most 80 characters" "$(head -c 300 "$d/node$n.npd")"
+    fi
+    local want=1
+    [[ $n == 1 || $n == 2 ]] && want=0
+    if [[ "$rc" == "$want" ]]; then
+      record PASS "fleet: node$n npd exits $want" "$line"
+    else
+      record FAIL "fleet: node$n npd exits $want" "exit $rc: $line"
+    fi
+  done
+  check_npd_names() { grep -q "$2" "$d/node$1.npd" && record PASS "fleet: node$1 npd names $2" || record FAIL "fleet: node$1 npd names $2" "$(cat "$d/node$1.npd")"; }
+  check_npd_names 3 mtu-chain
+  check_npd_names 4 firewall-4791
+  check_npd_names 5 memlock
+  check_npd_names 6 gid-table
+  fleet_expect_summary "$d"
+}
