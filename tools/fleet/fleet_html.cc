@@ -120,7 +120,7 @@ void Groups(const FleetReport& rep, std::string* out) {
     absl::StrAppend(out, "</tbody></table>\n");
   }
   if (!rep.healthy.empty())
-    absl::StrAppend(out, "<p id=\"healthy\">healthy: ", Esc(absl::StrJoin(rep.healthy, ", ")), "</p>\n");
+    absl::StrAppend(out, "<p id=\"healthy\">healthy: ", Esc(FirstNames(rep.healthy, kMaxListed)), "</p>\n");
 }
 
 struct Bin {

@@ -97,7 +97,7 @@ void TextGroups(const FleetReport& rep, std::string* out) {
     absl::StrAppend(out, "    remediation:\n");
     for (const std::string& l : g.remediation) absl::StrAppend(out, "      ", l, "\n");
   }
-  if (!rep.healthy.empty()) absl::StrAppend(out, "healthy: ", absl::StrJoin(rep.healthy, ", "), "\n");
+  if (!rep.healthy.empty()) absl::StrAppend(out, "healthy: ", FirstNames(rep.healthy, kMaxListed), "\n");
 }
 
 std::string Summary(const FleetReport& rep) {

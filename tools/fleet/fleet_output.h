@@ -17,8 +17,9 @@ namespace rdmacheck {
 inline constexpr char kFleetSchema[] = "rdmacheck.fleet/1";
 
 // In text and HTML, a check names its first kMaxFailNames failing nodes,
-// then "+N more"; text lists kMaxListed nodes per fact or figure (JSON
-// always lists every node).
+// then "+N more"; text lists kMaxListed nodes per fact or figure, both the
+// first kMaxListed healthy ones. A group lists all its nodes (they are what
+// to fix) and JSON every node everywhere.
 inline constexpr int kMaxFailNames = 5;
 inline constexpr int kMaxListed = 20;
 
