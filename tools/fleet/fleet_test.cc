@@ -1,5 +1,7 @@
 #include "tools/fleet/fleet.h"
 
+#include "tools/fleet/fleet_output.h"
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -162,6 +164,17 @@ TEST(FleetExitCode, NothingReadNothingWrongAFileLeftOut) {
 
   fine.duplicates.push_back({"a2.json", "a2.json: node a was read from a.json already; left out"});
   EXPECT_EQ(FleetExitCode(AnalyzeFleet(fine)), 1);
+}
+
+TEST(FleetOutput, FiguresAndNames) {
+  struct Row {
+    double v;
+    const char* text;
+  } rows[] = {{58.88, "58.9"}, {0.998004, "0.998"}, {17.96, "18"}, {4096, "4096"}, {0, "0"}, {123456.7, "123457"}};
+  for (const Row& r : rows) EXPECT_EQ(FormatFigure(r.v), r.text) << r.v;
+  EXPECT_EQ(FirstNames({"a", "b"}, 5), "a, b");
+  EXPECT_EQ(FirstNames({"a", "b", "c", "d"}, 2), "a, b +2 more");
+  EXPECT_EQ(FirstNames({}, 2), "");
 }
 
 }  // namespace
