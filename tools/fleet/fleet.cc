@@ -167,6 +167,7 @@ void GroupNodes(const FleetInput& in, const Problems& found, FleetReport* rep) {
   }
   for (auto& [key, g] : by_key) {
     std::sort(g.nodes.begin(), g.nodes.end());
+    rep->odd += static_cast<int>(g.nodes.size());
     rep->groups.push_back(std::move(g));
   }
   std::stable_sort(rep->groups.begin(), rep->groups.end(), [](const NodeGroup& a, const NodeGroup& b) {

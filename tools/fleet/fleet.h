@@ -101,6 +101,7 @@ struct FleetReport {
   std::vector<FactFinding> facts;   // those that differ, by fact (case aside)
   std::vector<FigureFinding> figures;
   std::vector<NodeGroup> groups;    // largest first
+  int odd = 0;                      // nodes in the groups
   std::vector<std::string> healthy; // nodes in no group
   // The figures with outliers, then active_mtu (always there is one to
   // draw when a node has facts).

@@ -77,10 +77,7 @@ void Facts(const FleetReport& rep, std::string* out) {
   absl::StrAppend(out, "<h2 id=\"facts\">Facts that differ: ", rep.facts.size(), " of ", rep.facts_compared,
                   " compared</h2>\n");
   for (const FactFinding& f : rep.facts) {
-    const std::string caption =
-        f.majority.empty() ? absl::StrCat(f.fact, ": no majority among ", f.nodes, " nodes")
-                           : absl::StrCat(f.fact, ": ", f.majority_nodes, " of ", f.nodes, " nodes ", f.majority);
-    absl::StrAppend(out, "<table class=\"fact\" data-fact=\"", Esc(f.fact), "\"><caption>", Esc(caption),
+    absl::StrAppend(out, "<table class=\"fact\" data-fact=\"", Esc(f.fact), "\"><caption>", Esc(FactCaption(f)),
                     "</caption><thead><tr><th>node</th><th>value</th></tr></thead><tbody>\n");
     for (const NodeValue& v : f.differ)
       absl::StrAppend(out, "<tr class=\"odd\" data-node=\"", Esc(v.node), "\">", Cell(v.node), Cell(v.value), "</tr>\n");
@@ -92,12 +89,7 @@ void Figures(const FleetReport& rep, std::string* out) {
   if (rep.figures.empty()) return;
   absl::StrAppend(out, "<h2 id=\"figures\">Figures outside their peers</h2>\n");
   for (const FigureFinding& f : rep.figures) {
-    const bool lower = f.better == Better::kLower;
-    const std::string caption = absl::StrCat(
-        f.figure, " on ", f.hardware, ": median ", FormatFigure(f.median), " over ", f.nodes, " nodes; odd ",
-        lower ? absl::StrCat("above ", FormatFigure(kHighFactor)) : absl::StrCat("below ", FormatFigure(kLowFactor)),
-        " x the median (", lower ? "lower" : "higher", " is better)");
-    absl::StrAppend(out, "<table class=\"figure\" data-figure=\"", Esc(f.figure), "\"><caption>", Esc(caption),
+    absl::StrAppend(out, "<table class=\"figure\" data-figure=\"", Esc(f.figure), "\"><caption>", Esc(FigureCaption(f)),
                     "</caption><thead><tr><th>node</th><th>", Esc(f.figure), "</th></tr></thead><tbody>\n");
     for (const NodeNumber& v : f.outliers) {
       absl::StrAppend(out, "<tr class=\"odd\" data-node=\"", Esc(v.node), "\">", Cell(v.node),
@@ -198,12 +190,10 @@ std::string Histogram(const Distribution& d) {
 }  // namespace
 
 std::string RenderFleetHtml(const FleetReport& rep) {
-  int odd = 0;
-  for (const NodeGroup& g : rep.groups) odd += static_cast<int>(g.nodes.size());
   const std::string title = absl::StrCat("rdmacheck fleet: ", rep.nodes, " nodes from ", rep.files, " files");
   std::string out = absl::StrCat("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", Esc(title),
                                  "</title>\n<style>", kStyle, "</style></head><body>\n<h1>", Esc(title), "</h1>\n",
-                                 "<p id=\"summary\">", odd, " odd, ", rep.healthy.size(), " healthy; ",
+                                 "<p id=\"summary\">", rep.odd, " odd, ", rep.healthy.size(), " healthy; ",
                                  rep.unreadable.size(), " unreadable, ", rep.duplicates.size(),
                                  " duplicate files left out. rdmacheck ", kToolVersion,
                                  "; what is compared: docs/fleet.md</p>\n");

@@ -44,23 +44,26 @@ void TextChecks(const FleetReport& rep, std::string* out) {
   }
 }
 
+// "    gpu-node03  1500" per node, the first kMaxListed.
+void TextNodes(const std::vector<std::pair<std::string, std::string>>& rows, std::string* out) {
+  size_t w = 0;
+  for (const auto& [node, value] : rows) w = std::max(w, node.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (static_cast<int>(i) == kMaxListed) {
+      absl::StrAppend(out, "    +", rows.size() - i, " more (--format=json lists every node)\n");
+      break;
+    }
+    absl::StrAppend(out, absl::StrFormat("    %-*s  %s\n", static_cast<int>(w), rows[i].first, rows[i].second));
+  }
+}
+
 void TextFacts(const FleetReport& rep, std::string* out) {
   absl::StrAppend(out, "\n== Facts that differ: ", rep.facts.size(), " of ", rep.facts_compared, " compared ==\n");
   for (const FactFinding& f : rep.facts) {
-    if (f.majority.empty()) {
-      absl::StrAppend(out, f.fact, ": no majority among ", f.nodes, " nodes\n");
-    } else {
-      absl::StrAppend(out, f.fact, ": ", f.majority_nodes, " of ", f.nodes, " nodes ", f.majority, "\n");
-    }
-    size_t w = 0;
-    for (const NodeValue& v : f.differ) w = std::max(w, v.node.size());
-    for (size_t i = 0; i < f.differ.size(); ++i) {
-      if (static_cast<int>(i) == kMaxListed) {
-        absl::StrAppend(out, "    +", f.differ.size() - i, " more (--format=json lists every node)\n");
-        break;
-      }
-      absl::StrAppend(out, absl::StrFormat("    %-*s  %s\n", static_cast<int>(w), f.differ[i].node, f.differ[i].value));
-    }
+    absl::StrAppend(out, FactCaption(f), "\n");
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const NodeValue& v : f.differ) rows.emplace_back(v.node, v.value);
+    TextNodes(rows, out);
   }
 }
 
@@ -68,21 +71,10 @@ void TextFigures(const FleetReport& rep, std::string* out) {
   if (rep.figures.empty()) return;
   absl::StrAppend(out, "\n== Figures outside their peers ==\n");
   for (const FigureFinding& f : rep.figures) {
-    const bool lower = f.better == Better::kLower;
-    absl::StrAppend(out, f.figure, " on ", f.hardware, ": median ", FormatFigure(f.median), " over ", f.nodes,
-                    " nodes; odd ", lower ? absl::StrCat("above ", FormatFigure(kHighFactor), " x")
-                                          : absl::StrCat("below ", FormatFigure(kLowFactor), " x"),
-                    " the median (", lower ? "lower" : "higher", " is better)\n");
-    size_t w = 0;
-    for (const NodeNumber& v : f.outliers) w = std::max(w, v.node.size());
-    for (size_t i = 0; i < f.outliers.size(); ++i) {
-      if (static_cast<int>(i) == kMaxListed) {
-        absl::StrAppend(out, "    +", f.outliers.size() - i, " more (--format=json lists every node)\n");
-        break;
-      }
-      absl::StrAppend(out, absl::StrFormat("    %-*s  %s\n", static_cast<int>(w), f.outliers[i].node,
-                                           FormatFigure(f.outliers[i].value)));
-    }
+    absl::StrAppend(out, FigureCaption(f), "\n");
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const NodeNumber& v : f.outliers) rows.emplace_back(v.node, FormatFigure(v.value));
+    TextNodes(rows, out);
   }
 }
 
@@ -101,9 +93,7 @@ void TextGroups(const FleetReport& rep, std::string* out) {
 }
 
 std::string Summary(const FleetReport& rep) {
-  int odd = 0;
-  for (const NodeGroup& g : rep.groups) odd += static_cast<int>(g.nodes.size());
-  std::string s = absl::StrCat("== Summary: ", Plural(rep.nodes, "node", "nodes"), ", ", odd, " odd, ",
+  std::string s = absl::StrCat("== Summary: ", Plural(rep.nodes, "node", "nodes"), ", ", rep.odd, " odd, ",
                                rep.healthy.size(), " healthy");
   if (!rep.unreadable.empty()) absl::StrAppend(&s, "; ", Plural(static_cast<int>(rep.unreadable.size()), "file", "files"), " unreadable");
   if (!rep.duplicates.empty()) absl::StrAppend(&s, "; ", Plural(static_cast<int>(rep.duplicates.size()), "duplicate", "duplicates"), " left out");
@@ -140,6 +130,19 @@ std::string FirstNames(const std::vector<std::string>& names, int max) {
   std::string s = absl::StrJoin(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(n), ", ");
   if (names.size() > n) absl::StrAppend(&s, " +", names.size() - n, " more");
   return s;
+}
+
+std::string FactCaption(const FactFinding& f) {
+  if (f.majority.empty()) return absl::StrCat(f.fact, ": no majority among ", f.nodes, " nodes");
+  return absl::StrCat(f.fact, ": ", f.majority_nodes, " of ", f.nodes, " nodes ", f.majority);
+}
+
+std::string FigureCaption(const FigureFinding& f) {
+  const bool lower = f.better == Better::kLower;
+  return absl::StrCat(f.figure, " on ", f.hardware, ": median ", FormatFigure(f.median), " over ", f.nodes,
+                      " nodes; odd ",
+                      lower ? absl::StrCat("above ", FormatFigure(kHighFactor)) : absl::StrCat("below ", FormatFigure(kLowFactor)),
+                      " x the median (", lower ? "lower" : "higher", " is better)");
 }
 
 std::string RenderFleetText(const FleetReport& rep) {

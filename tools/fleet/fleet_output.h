@@ -33,6 +33,12 @@ std::string FormatFigure(double v);
 // "a, b, c, d, e +3 more" for the first `max` names.
 std::string FirstNames(const std::vector<std::string>& names, int max);
 
+// The headings of a finding, in text and HTML alike:
+// "netdev MTU: 4 of 5 nodes 9000", "symbol_error /s on mlx5 part 4123:
+// median 0 over 5 nodes; odd above 10 x the median (lower is better)".
+std::string FactCaption(const FactFinding& f);
+std::string FigureCaption(const FigureFinding& f);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_TOOLS_FLEET_FLEET_OUTPUT_H_
