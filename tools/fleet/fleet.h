@@ -103,8 +103,8 @@ struct FleetReport {
   std::vector<NodeGroup> groups;    // largest first
   int odd = 0;                      // nodes in the groups
   std::vector<std::string> healthy; // nodes in no group
-  // The figures with outliers, then active_mtu (always there is one to
-  // draw when a node has facts).
+  // For the histograms: the figures with outliers, then those only drawn
+  // (active_mtu).
   std::vector<Distribution> distributions;
 };
 

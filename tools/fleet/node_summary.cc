@@ -20,9 +20,9 @@ namespace {
 // different value means another firmware, driver or kernel (rxe's limits
 // come from the kernel), and a plan sized on one node fails on the other.
 constexpr const char* kUniformAttrs[] = {
-    "max_qp",  "max_qp_wr", "max_sge",     "max_sge_rd",     "max_cq",         "max_cqe",
-    "max_mr",  "max_mr_size", "max_pd",    "max_srq",        "max_srq_wr",     "max_srq_sge",
-    "max_qp_rd_atom", "max_qp_init_rd_atom",
+    "max_qp",     "max_qp_wr", "max_sge",     "max_sge_rd",     "max_cq",
+    "max_cqe",    "max_mr",    "max_mr_size", "max_pd",         "max_srq",
+    "max_srq_wr", "max_srq_sge", "max_qp_rd_atom", "max_qp_init_rd_atom",
 };
 
 // The sysctls rxe-sysctls judges; per netdev only for the RDMA ones.
