@@ -66,7 +66,7 @@ TEST(FleetCommand, TheOddNodesAndWhatIsOddAboutEach) {
   for (const Json& u : j["unreadable"]) unreadable.push_back(Base(u["file"]));
   EXPECT_THAT(unreadable, ElementsAre("gpu-node07.json", "gpu-node08.json"));
   EXPECT_THAT(j["unreadable"][0]["message"].get<std::string>(),
-              StartsWith(std::string(kFleet) + "/rack2/gpu-node07.json:16: not valid JSON (the file ends inside it: "
+              StartsWith(std::string(kFleet) + "/rack2/gpu-node07.json:40: not valid JSON (the file ends inside it: "
                                                "cut short?): "));
   EXPECT_EQ(j["unreadable"][1]["message"], std::string(kFleet) +
                                                "/rack2/gpu-node08.json: schema_version 2: this rdmacheck reads "
@@ -162,7 +162,7 @@ TEST(FleetCommand, OutputFileNamesTheFilesLeftOutOnStderr) {
   EXPECT_EQ(RunFleetCommand(o, out, err), 1);
   EXPECT_EQ(out.str(), "");
   EXPECT_THAT(Read(*o.output), StartsWith("== rdmacheck fleet: 6 nodes from 9 files ==\n"));
-  EXPECT_THAT(err.str(), StartsWith("rdmacheck fleet: unreadable: " + std::string(kFleet) + "/rack2/gpu-node07.json:16: "));
+  EXPECT_THAT(err.str(), StartsWith("rdmacheck fleet: unreadable: " + std::string(kFleet) + "/rack2/gpu-node07.json:40: "));
   EXPECT_THAT(err.str(), HasSubstr("rdmacheck fleet: duplicate: " + std::string(kFleet) + "/rack1/gpu-node01.old.json: "));
 
   o.output = TmpDir() + "/no/such/dir/fleet.txt";

@@ -5,7 +5,7 @@
 // whole but bounded, summarised, and dropped.
 //
 //   absl::StatusOr<NodeSummary> node = ReadNodeFile("out/gpu-node03.json", {});
-//   // InvalidArgument "out/gpu-node07.json:16: not valid JSON (the file ends
+//   // InvalidArgument "out/gpu-node07.json:40: not valid JSON (the file ends
 //   //   inside it: cut short?): ..."
 //
 //   NodeFileList list = ListNodeFiles({"out/", "extra.profile"});

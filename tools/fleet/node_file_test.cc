@@ -131,7 +131,7 @@ TEST(ReadNodeFile, CutShortJsonNamesTheLine) {
   const std::string path = std::string(kFleet) + "rack2/gpu-node07.json";
   absl::StatusOr<NodeSummary> n = ReadNodeFile(path, {});
   EXPECT_THAT(n.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                   StartsWith(path + ":16: not valid JSON (the file ends inside it: cut short?): ")));
+                                   StartsWith(path + ":40: not valid JSON (the file ends inside it: cut short?): ")));
   EXPECT_THAT(n.status().message(), HasSubstr("unexpected end of input"));
 }
 
