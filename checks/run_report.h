@@ -17,6 +17,13 @@ namespace rdmacheck {
 // The version every output names; bump with each release.
 inline constexpr char kToolVersion[] = "0.1.0";
 
+// The schema of the JSON report (report/json.h) and of the support bundle
+// (report/support_bundle.h), here below both their writers and their reader
+// (tools/fleet). Bump when a field changes meaning or disappears; adding
+// fields keeps them.
+inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr char kSupportBundleSchema[] = "rdmacheck.report/1";
+
 struct ReportDevice {
   std::string name;
   std::string driver;     // "" when unknown

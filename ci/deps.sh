@@ -15,6 +15,7 @@ pkgs=(
   python3                  # coverage stand-ins, benchmarks
   python3-yaml             # ci/container's examples_test parses the YAML examples
   shellcheck               # ... and lints the shell embedded in them
+  chromium                 # tools/fleet's HTML test renders the page headless (--dump-dom)
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then

@@ -19,6 +19,9 @@ constexpr char kUsage[] =
                                     in error or not progressing (docs/watch.md)
   rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once]
                                     the far end for --peer (docs/peer-mode.md)
+  rdmacheck fleet [--format text|json|html] [-o FILE] FILE|DIR...
+                                    many nodes' reports, bundles or profiles compared:
+                                    the odd nodes and what is odd (docs/fleet.md)
   Each subcommand takes --help.)";
 
 constexpr char kAbout[] =
@@ -69,7 +72,7 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
   // Subcommands with flags of their own get everything after their name
   // (cli/*_flags.h parse it).
   if (!args.empty() && (args[0] == "explain" || args[0] == "diag" || args[0] == "watch" ||
-                        args[0] == "serve")) {
+                        args[0] == "serve" || args[0] == "fleet")) {
     f.command = args[0];
     f.rest.assign(args.begin() + 1, args.end());
     return f;

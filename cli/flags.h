@@ -1,9 +1,9 @@
 // Command-line flags of `rdmacheck` (a run, capture, list, report), in the
 // conventions of ibv_devinfo and perftest (-d/--ib-dev, -i/--ib-port,
 // -x/--gid-index), on the one parser (cli/command_line.h). Parsing only: no
-// decisions, no I/O. explain, diag, watch and serve keep their words in
-// `rest`; their flags are in cli/explain_flags.h, diag_flags.h,
-// watch_flags.h and serve_flags.h.
+// decisions, no I/O. explain, diag, watch, serve and fleet keep their words
+// in `rest`; their flags are in cli/explain_flags.h, diag_flags.h,
+// watch_flags.h, serve_flags.h and fleet_flags.h.
 //
 //   absl::StatusOr<CliFlags> f = ParseFlags({"-d", "rxe0", "--format=json"});
 #ifndef RDMACHECK_CLI_FLAGS_H_
@@ -19,7 +19,7 @@ namespace rdmacheck {
 
 struct CliFlags {
   // "" (run the checks), "capture", "list", "report", "explain", "diag",
-  // "watch", "serve".
+  // "watch", "serve", "fleet".
   std::string command;
   std::optional<std::string> device;     // -d, --ib-dev
   std::optional<int> port;               // -i, --ib-port

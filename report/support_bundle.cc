@@ -11,7 +11,7 @@ std::string RenderSupportBundle(const DeviceView& view, const RunReport& rep, co
                                 const std::optional<std::string>& explained, SupportFormat format) {
   if (format == SupportFormat::kJson) {
     nlohmann::ordered_json j;
-    j["schema"] = "rdmacheck.report/1";
+    j["schema"] = kSupportBundleSchema;
     j["tool_version"] = kToolVersion;
     j["profile"] = WriteProfile(view);
     j["run"] = nlohmann::ordered_json::parse(RenderJson(rep));
