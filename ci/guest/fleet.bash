@@ -112,3 +112,32 @@ fleet_expect() {
   check_npd_names 6 gid-table
   fleet_expect_summary "$d"
 }
+
+# fleet_expect_summary DIR: `rdmacheck fleet` over the six bundles names
+# node1 and node2 healthy and node3..node6 odd, each for its own fault.
+fleet_expect_summary() {
+  local d=$1 rc=0 got want n sub
+  timeout 60 "$RDMACHECK" fleet "$d"/node*.bundle.json >"$d/fleet.txt" 2>&1
+  timeout 60 "$RDMACHECK" fleet "$d"/node*.bundle.json --format=html -o "$d/fleet.html" 2>>"$d/fleet.txt"
+  timeout 60 "$RDMACHECK" fleet "$d"/node*.bundle.json --format=json >"$d/fleet.json" 2>>"$d/fleet.txt" || rc=$?
+  sed 's/^/  fleet: /' "$d/fleet.txt" | head -60
+  if [[ $rc == 1 ]]; then record PASS "fleet: rdmacheck fleet exits 1 (odd nodes)"
+  else record FAIL "fleet: rdmacheck fleet exits 1 (odd nodes)" "exit $rc"; fi
+  got=$(jq -r '.healthy | join(" ")' "$d/fleet.json" 2>/dev/null)
+  if [[ "$got" == "node1 node2" ]]; then record PASS "fleet: healthy nodes are node1 node2"
+  else record FAIL "fleet: healthy nodes are node1 node2" "got '$got'"; fi
+  got=$(jq -r '[.groups[].nodes[]] | sort | join(" ")' "$d/fleet.json" 2>/dev/null)
+  if [[ "$got" == "node3 node4 node5 node6" ]]; then record PASS "fleet: odd nodes are exactly node3..node6"
+  else record FAIL "fleet: odd nodes are exactly node3..node6" "got '$got'"; fi
+  for want in "3:mtu-chain" "3:netdev MTU is not 9000" "4:firewall-4791" "5:memlock" "5:RLIMIT_MEMLOCK" "6:gid-table"; do
+    n=${want%%:*} sub=${want#*:}
+    got=$(jq -r --arg n "node$n" '[.groups[] | select(.nodes | index($n)) | .problems[]] | join("; ")' "$d/fleet.json" 2>/dev/null)
+    if [[ "$got" == *"$sub"* ]]; then record PASS "fleet: node$n is odd for $sub" "$got"
+    else record FAIL "fleet: node$n is odd for $sub" "got '$got'"; fi
+  done
+  if grep -q "node5" "$d/fleet.html" 2>/dev/null && grep -q "<svg" "$d/fleet.html"; then
+    record PASS "fleet: the HTML page names the odd nodes and draws its chart" "out/fleet/fleet.html"
+  else
+    record FAIL "fleet: the HTML page names the odd nodes and draws its chart" "$(head -c 200 "$d/fleet.html" 2>&1)"
+  fi
+}
