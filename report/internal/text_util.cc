@@ -1,5 +1,6 @@
 #include "report/internal/text_util.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -112,6 +113,40 @@ std::string XmlEscape(absl::string_view s, bool attribute) {
     i += len;
   }
   return out;
+}
+
+std::string SingleLine(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;  // a separator is pending: written before the next character
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    const size_t len = DecodeUtf8(s, i, &cp);
+    if (len != 0 && (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))) {
+      space = !out.empty();
+      i += len;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    if (len == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      i += 1;
+    } else {
+      out.append(s.data() + i, len);
+      i += len;
+    }
+  }
+  return out;
+}
+
+std::string TruncateUtf8(absl::string_view s, size_t max_bytes, absl::string_view marker) {
+  if (s.size() <= max_bytes) return std::string(s);
+  size_t cut = max_bytes - std::min(marker.size(), max_bytes);
+  // Back off continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && s[cut - 1] == ' ') --cut;  // "state: ..." not "state:  ..."
+  return absl::StrCat(s.substr(0, cut), marker);
 }
 
 std::vector<std::string> WrapLines(absl::string_view text, int width) {
