@@ -45,6 +45,8 @@ size_t DecodeUtf8(absl::string_view s, size_t i, uint32_t* cp) {
   return len;
 }
 
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+
 std::string Hex(uint32_t c) { return absl::StrFormat("\\x%02x", c); }
 
 }  // namespace
@@ -88,7 +90,7 @@ std::string XmlEscape(absl::string_view s, bool attribute) {
     uint32_t cp = 0;
     const size_t len = DecodeUtf8(s, i, &cp);
     if (len == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      out += kReplacement;
       i += 1;
       continue;
     }
@@ -115,6 +117,23 @@ std::string XmlEscape(absl::string_view s, bool attribute) {
   return out;
 }
 
+std::string ValidUtf8(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    const size_t len = DecodeUtf8(s, i, &cp);
+    if (len == 0) {
+      out += kReplacement;
+      i += 1;
+    } else {
+      out.append(s.data() + i, len);
+      i += len;
+    }
+  }
+  return out;
+}
+
 std::string SingleLine(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -130,7 +149,7 @@ std::string SingleLine(absl::string_view s) {
     if (space) out += ' ';
     space = false;
     if (len == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      out += kReplacement;
       i += 1;
     } else {
       out.append(s.data() + i, len);

@@ -35,6 +35,10 @@ std::string TerminalSafe(absl::string_view s);
 // "\uFFFE"; bytes that are not valid UTF-8 become U+FFFD.
 std::string XmlEscape(absl::string_view s, bool attribute);
 
+// s with every byte that is not valid UTF-8 replaced by U+FFFD, for formats
+// whose text must be UTF-8 (the Prometheus exposition format).
+std::string ValidUtf8(absl::string_view s);
+
 // s as one line for a one-line status field (NPD's condition message, a
 // Slurm drain reason): every run of whitespace and control characters (C0,
 // DEL, C1) becomes one space, the ends are trimmed, bytes that are not valid
