@@ -47,6 +47,8 @@ std::string Number(double v) {
   return absl::StrFormat("%.9g", v);
 }
 std::string Number(uint64_t v) { return absl::StrCat(v); }
+// Durations to the microsecond: finer digits are the clock's noise.
+std::string Seconds(double s) { return Number(std::round(s * 1e6) / 1e6); }
 
 // One metric family: its HELP and TYPE lines, then every sample, together
 // as the format requires. Left out when it has no sample.
@@ -101,7 +103,7 @@ void RunFamilies(const RunReport& rep, std::string* out) {
   last.AppendTo(out);
 
   Family seconds("rdmacheck_run_duration_seconds", "gauge", "Wall time of the whole run.");
-  seconds.Add({}, Number(rep.seconds));
+  seconds.Add({}, Seconds(rep.seconds));
   seconds.AppendTo(out);
 }
 
@@ -118,7 +120,7 @@ void CheckFamilies(const RunReport& rep, std::string* out) {
       status.Add({{"check", r.id}, {"status", std::string(VerdictName(v))}},
                  r.verdict == v ? "1" : "0");
     }
-    seconds.Add({{"check", r.id}}, Number(r.seconds));
+    seconds.Add({{"check", r.id}}, Seconds(r.seconds));
   }
   status.AppendTo(out);
   seconds.AppendTo(out);
