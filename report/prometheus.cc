@@ -216,8 +216,8 @@ void NetdevFamilies(const DeviceView& view, std::string* out) {
 // per second.
 void CounterFamilies(const DeviceView& view, std::string* out) {
   Family total("rdmacheck_port_stat_total", "counter",
-               "A port counter file (dir counters: the IB PMA's; hw_counters: the driver's), as read "
-               "at the end of the run; Documentation/ABI/stable/sysfs-class-infiniband.");
+               "A port counter file (dir counters: the IB PMA's; hw_counters: the driver's), as last "
+               "read; Documentation/ABI/stable/sysfs-class-infiniband.");
   Family rate("rdmacheck_port_stat_per_second", "gauge",
               "The change of a port counter file per second over the run's window.");
   Family window("rdmacheck_window_seconds", "gauge",
@@ -257,7 +257,7 @@ void CounterFamilies(const DeviceView& view, std::string* out) {
 
 void HostFamilies(const DeviceView& view, std::string* out) {
   Family memlock("rdmacheck_memlock_limit_bytes", "gauge",
-                 "RLIMIT_MEMLOCK of the run (limit soft or hard); +Inf when unlimited.");
+                 "RLIMIT_MEMLOCK where the facts were read (limit soft or hard); +Inf when unlimited.");
   const std::pair<absl::string_view, const std::optional<uint64_t>*> limits[] = {
       {"soft", &view.host.memlock_soft}, {"hard", &view.host.memlock_hard}};
   for (const auto& [which, v] : limits) {
