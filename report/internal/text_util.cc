@@ -47,6 +47,27 @@ size_t DecodeUtf8(absl::string_view s, size_t i, uint32_t* cp) {
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
 
+// What ForEachChar passes for a byte that does not start a UTF-8 character.
+constexpr uint32_t kNotUtf8 = 0xFFFFFFFF;
+
+// f(code point, its bytes) for each character of s; f(kNotUtf8, the byte)
+// for each byte that is not part of valid UTF-8. The one decoding loop.
+template <typename F>
+void ForEachChar(absl::string_view s, F f) {
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    size_t len = DecodeUtf8(s, i, &cp);
+    if (len == 0) {
+      cp = kNotUtf8;
+      len = 1;
+    }
+    f(cp, s.substr(i, len));
+    i += len;
+  }
+}
+
+bool IsControl(uint32_t cp) { return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F); }
+
 std::string Hex(uint32_t c) { return absl::StrFormat("\\x%02x", c); }
 
 }  // namespace
@@ -63,38 +84,24 @@ std::string FormatSeconds(double s, int decimals) {
 std::string TerminalSafe(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len == 0) {  // not UTF-8: leave the byte to the terminal's charset
-      out.push_back(s[i]);
-      i += 1;
-      continue;
-    }
-    if ((cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F) {
-      out += Hex(cp);
-    } else if (cp >= 0x80 && cp <= 0x9F) {  // C1: 0x9B is CSI on some terminals
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
+    if (cp == kNotUtf8 || cp == '\t' || cp == '\n' || !IsControl(cp)) {
+      absl::StrAppend(&out, c);  // not UTF-8: left to the terminal's charset
+    } else if (cp >= 0x80) {  // C1: 0x9B is CSI on some terminals
       out += absl::StrFormat("\\u%04x", cp);
     } else {
-      out.append(s.data() + i, len);
+      out += Hex(cp);
     }
-    i += len;
-  }
+  });
   return out;
 }
 
 std::string XmlEscape(absl::string_view s, bool attribute) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len == 0) {
-      out += kReplacement;
-      i += 1;
-      continue;
-    }
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
     switch (cp) {
+      case kNotUtf8: out += kReplacement; break;
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;  // "]]>" must not appear in text
@@ -109,28 +116,23 @@ std::string XmlEscape(absl::string_view s, bool attribute) {
         } else if (cp == 0xFFFE || cp == 0xFFFF) {
           out += absl::StrFormat("\\u%04X", cp);
         } else {
-          out.append(s.data() + i, len);
+          absl::StrAppend(&out, c);
         }
     }
-    i += len;
-  }
+  });
   return out;
 }
 
 std::string ValidUtf8(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len == 0) {
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
+    if (cp == kNotUtf8) {
       out += kReplacement;
-      i += 1;
     } else {
-      out.append(s.data() + i, len);
-      i += len;
+      absl::StrAppend(&out, c);
     }
-  }
+  });
   return out;
 }
 
@@ -138,24 +140,15 @@ std::string SingleLine(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
   bool space = false;  // a separator is pending: written before the next character
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len != 0 && (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))) {
+  ForEachChar(ValidUtf8(s), [&](uint32_t cp, absl::string_view c) {
+    if (cp == ' ' || IsControl(cp)) {
       space = !out.empty();
-      i += len;
-      continue;
+      return;
     }
     if (space) out += ' ';
     space = false;
-    if (len == 0) {
-      out += kReplacement;
-      i += 1;
-    } else {
-      out.append(s.data() + i, len);
-      i += len;
-    }
-  }
+    absl::StrAppend(&out, c);
+  });
   return out;
 }
 
