@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 
@@ -15,6 +14,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -44,8 +44,7 @@ CliRun Rdmacheck(const std::string& args) { return Shell("./rdmacheck " + args +
 CliRun RdmacheckStdout(const std::string& args) { return Shell("./rdmacheck " + args + " 2>/dev/null"); }
 
 std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return ReadInputFile("ReadAll", path, "a report", 1 << 20).value_or("(unreadable)");
 }
 
 const std::string kP = "fixtures/profiles/";

@@ -1,6 +1,5 @@
 #include "report/prometheus.h"
 
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,53 +16,19 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// One 100 GbE port over a 2 s window, and a device whose name needs escaping.
-DeviceView SampleView() {
-  DeviceView v;
-  v.source = "live";
-  v.host.memlock_soft = 8388608;
-  v.host.memlock_hard = HostInfo::kUnlimited;
-  DeviceInfo d;
-  d.name = "mlx5_0";
-  d.driver = "mlx5";
-  d.fw_ver = "20.31.1014";
-  d.netdev = "ens1f0np0";
-  d.attrs = {{"max_qp", 262144}, {"max_qp_wr", 32768}, {"max_mr_size", UINT64_MAX},
-             {"device_cap_flags", 0xed721c36}};
-  PortInfo p;
-  p.port_num = 1;
-  p.state = "ACTIVE";
-  p.phys_state = "LinkUp";
-  p.link_layer = "Ethernet";
-  p.active_mtu = 4096;
-  p.rate = "100 Gb/sec (4X EDR)";
-  p.counters = {{"symbol_error", 0}, {"port_rcv_data", 100}};
-  p.counters_after = {{"symbol_error", 118}, {"port_rcv_data", 100}};
-  p.hw_counters = {{"np_cnp_sent", 1204}};
-  p.hw_counters_after = {{"np_cnp_sent", 1240}};
-  d.ports.push_back(p);
-  v.devices.push_back(d);
-  DeviceInfo odd;
-  odd.name = "rxe\"0\\\n";
-  odd.attrs = {{"max_qp", 7}};
-  v.devices.push_back(odd);
-  NetdevInfo n;
-  n.name = "ens1f0np0";
-  n.mtu = 9000;
-  v.netdevs.push_back(n);
-  LinkWindow w;
-  w.ms = 2000;
-  v.window = w;
-  return v;
-}
+using report_testing::SampleView;
 
 std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n', absl::SkipEmpty());
 }
 
+void ExpectLines(const std::string& out, std::initializer_list<const char*> lines) {
+  for (const char* line : lines) EXPECT_THAT(out, HasSubstr(line));
+}
+
 TEST(PrometheusTest, RunAndChecks) {
   const std::string out = RenderPrometheus(report_testing::SampleReport(), SampleView());
-  for (const char* line : {
+  ExpectLines(out, {
            "rdmacheck_build_info{version=\"0.1.0\"} 1\n",
            "rdmacheck_run_info{source=\"live\",plan=\"<default>\"} 1\n",
            "rdmacheck_last_run_timestamp_seconds 1795944600\n",  // 2026-11-29T09:30:00Z
@@ -73,9 +38,7 @@ TEST(PrometheusTest, RunAndChecks) {
            "rdmacheck_check_status{check=\"mtu-match\",status=\"WARN\"} 1\n",
            "rdmacheck_check_status{check=\"loopback-traffic\",status=\"SKIP\"} 1\n",
            "rdmacheck_check_duration_seconds{check=\"port-active\"} 0.0002\n",
-       }) {
-    EXPECT_THAT(out, HasSubstr(line));
-  }
+              });
   // Four series per check, exactly one of them 1.
   int ones = 0, series = 0;
   for (const std::string& l : Lines(out)) {
@@ -89,7 +52,7 @@ TEST(PrometheusTest, RunAndChecks) {
 
 TEST(PrometheusTest, DevicePortNetdevHostFacts) {
   const std::string out = RenderPrometheus(report_testing::SampleReport(), SampleView());
-  for (const char* line : {
+  ExpectLines(out, {
            "rdmacheck_device_info{device=\"mlx5_0\",driver=\"mlx5\",fw_ver=\"20.31.1014\",node_guid=\"\"} 1\n",
            "rdmacheck_device_max_qp{device=\"mlx5_0\"} 262144\n",
            "rdmacheck_device_max_qp_wr{device=\"mlx5_0\"} 32768\n",
@@ -102,16 +65,14 @@ TEST(PrometheusTest, DevicePortNetdevHostFacts) {
            "rdmacheck_netdev_mtu_bytes{netdev=\"ens1f0np0\"} 9000\n",
            "rdmacheck_memlock_limit_bytes{limit=\"soft\"} 8388608\n",
            "rdmacheck_memlock_limit_bytes{limit=\"hard\"} +Inf\n",
-       }) {
-    EXPECT_THAT(out, HasSubstr(line));
-  }
+              });
   // A bit mask is not a measurement.
   EXPECT_THAT(out, Not(HasSubstr("device_cap_flags")));
 }
 
 TEST(PrometheusTest, CountersAtTheWindowsEndAndTheirRatePerSecond) {
   const std::string out = RenderPrometheus(report_testing::SampleReport(), SampleView());
-  for (const char* line : {
+  ExpectLines(out, {
            "# TYPE rdmacheck_port_stat_total counter\n",
            "rdmacheck_port_stat_total{device=\"mlx5_0\",port=\"1\",dir=\"counters\",name=\"symbol_error\"} 118\n",
            "rdmacheck_port_stat_total{device=\"mlx5_0\",port=\"1\",dir=\"hw_counters\",name=\"np_cnp_sent\"} 1240\n",
@@ -119,9 +80,7 @@ TEST(PrometheusTest, CountersAtTheWindowsEndAndTheirRatePerSecond) {
            "rdmacheck_port_stat_per_second{device=\"mlx5_0\",port=\"1\",dir=\"counters\",name=\"symbol_error\"} 59\n",
            "rdmacheck_port_stat_per_second{device=\"mlx5_0\",port=\"1\",dir=\"counters\",name=\"port_rcv_data\"} 0\n",
            "rdmacheck_port_stat_per_second{device=\"mlx5_0\",port=\"1\",dir=\"hw_counters\",name=\"np_cnp_sent\"} 18\n",
-       }) {
-    EXPECT_THAT(out, HasSubstr(line));
-  }
+              });
   // Without a window: the one sample, no rate, no window length.
   DeviceView once = SampleView();
   once.window.reset();
@@ -136,7 +95,12 @@ TEST(PrometheusTest, CountersAtTheWindowsEndAndTheirRatePerSecond) {
 }
 
 TEST(PrometheusTest, LabelValuesAreEscaped) {
-  const std::string out = RenderPrometheus(report_testing::SampleReport(), SampleView());
+  DeviceView view = SampleView();
+  DeviceInfo odd;
+  odd.name = "rxe\"0\\\n";
+  odd.attrs = {{"max_qp", 7}};
+  view.devices.push_back(odd);
+  const std::string out = RenderPrometheus(report_testing::SampleReport(), view);
   EXPECT_THAT(out, HasSubstr("rdmacheck_device_max_qp{device=\"rxe\\\"0\\\\\\n\"} 7\n"));
   RunReport rep = report_testing::SampleReport();
   rep.results[0].id = "bad\xff";

@@ -8,7 +8,6 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "util/input_file.h"
 #include "util/status_matchers.h"
 
 namespace rdmacheck {
@@ -37,10 +37,7 @@ std::string Dir(const std::string& name) {
 }
 
 std::string Read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return ReadInputFile("Read", path, "a written file", 1 << 20).value_or("(unreadable)");
 }
 
 // Names in `dir` that look like our temporary files.
