@@ -237,6 +237,12 @@ TEST(Cli, NpdUnknownIsNeitherZeroNorOneAndStillSaysWhy) {
   CliRun bad = RdmacheckStdout("--profile /nonexistent/x.profile --format=npd");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.out, "UNKNOWN: ReadProfileFile(/nonexistent/x.profile): no such file\n");
+  // The support bundle is a document, not a status line or metrics.
+  for (const char* format : {"npd", "prometheus"}) {
+    CliRun report = Rdmacheck(std::string("report --format=") + format);
+    EXPECT_EQ(report.code, 2);
+    EXPECT_THAT(report.out, HasSubstr("report: --format is text or json"));
+  }
 }
 
 TEST(Cli, PrometheusCarriesVerdictsAndTheWindowsRates) {
