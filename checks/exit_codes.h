@@ -1,5 +1,5 @@
 // Exit codes of rdmacheck and its subcommands (README "Exit status"),
-// beside the session that decides them (checks/session.h ExitCodeFor), so
+// apart from the run that decides them (checks/run_report.h ExitCodeFor), so
 // the flag parsers and field tools can return them without the whole run.
 #ifndef RDMACHECK_CHECKS_EXIT_CODES_H_
 #define RDMACHECK_CHECKS_EXIT_CODES_H_

@@ -45,6 +45,11 @@ struct RunReport {
   int Count(Verdict v) const;
 };
 
+// Exit code for a finished run (checks/exit_codes.h): 1 if any FAIL, 3 if
+// every check SKIPped, else 0. Beside the report so that a renderer whose
+// format carries the status (report/npd.h) says the same.
+int ExitCodeFor(const std::vector<Result>& results);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_CHECKS_RUN_REPORT_H_

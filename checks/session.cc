@@ -76,17 +76,6 @@ DeviceFactory DevicesOf(DeviceView view) {
   return [shared](const DeviceInfo& d) { return DeviceFor(*shared, d); };
 }
 
-int ExitCodeFor(const std::vector<Result>& results) {
-  bool any_fail = false, all_skip = !results.empty();
-  for (const Result& r : results) {
-    any_fail = any_fail || r.verdict == Verdict::kFail;
-    all_skip = all_skip && r.verdict == Verdict::kSkip;
-  }
-  if (any_fail) return kExitFail;
-  if (all_skip) return kExitNothingRan;
-  return kExitOk;
-}
-
 RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started, double seconds) {
   RunReport rep;
   rep.host = in.view.host.hostname.value_or("");

@@ -62,9 +62,6 @@ absl::StatusOr<std::unique_ptr<Device>> DeviceFor(const DeviceView& view, const 
 // caller's view (the runner hands it to a check's thread).
 DeviceFactory DevicesOf(DeviceView view);
 
-// Exit code for a finished run: 1 if any FAIL, 3 if every check SKIPped.
-int ExitCodeFor(const std::vector<Result>& results);
-
 // The report's header facts (host, kernel, devices) from the inputs.
 RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Time started, double seconds);
 

@@ -16,6 +16,7 @@ pkgs=(
   python3-yaml             # ci/container's examples_test parses the YAML examples
   shellcheck               # ... and lints the shell embedded in them
   chromium                 # tools/fleet's HTML test renders the page headless (--dump-dom)
+  prometheus               # promtool: cli:promtool_test checks --format=prometheus
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then
@@ -36,4 +37,14 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   echo "ci/deps.sh: installed ${missing[*]}"
+  # The tests want promtool, not a Prometheus server: on a host with systemd
+  # the package starts one; stop it when this script was what installed it.
+  if [[ " ${missing[*]} " == *" prometheus "* ]] && command -v systemctl >/dev/null &&
+     systemctl is-enabled --quiet prometheus 2>/dev/null; then
+    if systemctl disable --now prometheus >/dev/null 2>&1; then
+      echo "ci/deps.sh: prometheus.service disabled (only promtool is needed)"
+    else
+      echo "ci/deps.sh: could not disable prometheus.service: systemctl disable --now prometheus" >&2
+    fi
+  fi
 fi

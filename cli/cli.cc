@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -32,8 +31,11 @@
 #include "tools/peer/peer_mode.h"
 #include "report/json.h"
 #include "report/junit.h"
+#include "report/npd.h"
+#include "report/prometheus.h"
 #include "checks/run_report.h"
 #include "report/text.h"
+#include "util/output_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -51,17 +53,17 @@ int InputError(const std::string& prog, const absl::Status& s) {
 }
 
 // Writes `text` to --output or stdout; false (with a message) if it cannot.
+// A file is replaced whole or not at all (util/output_file.h): a textfile
+// collector or a script reading it never sees half a report.
 bool Emit(const CliFlags& f, const std::string& prog, const std::string& text) {
   if (!f.output) {
     std::cout << text;
     std::cout.flush();
     return static_cast<bool>(std::cout);
   }
-  std::ofstream out(*f.output, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::cerr << prog << ": --output: cannot write " << *f.output << "\n";
+  if (absl::Status s = WriteFileAtomically(*f.output, text); !s.ok()) {
+    std::cerr << prog << ": --output: cannot write " << *f.output << ": " << s.message()
+              << " (the file is as it was)\n";
     return false;
   }
   return true;
@@ -141,7 +143,7 @@ int RunExplain(const CliFlags& f, const std::string& prog) {
 int RunSupportReport(const CliFlags& f, const std::string& prog) {
   absl::StatusOr<std::vector<const Check*>> checks = SelectChecks(f.checks, f.skip);
   if (!checks.ok()) return UsageError(prog, checks.status());
-  if (f.format == "junit")
+  if (f.format != "text" && f.format != "json")
     return UsageError(prog, absl::InvalidArgumentError("report: --format is text or json"));
   Session session;
   // The bundle records every fact (its profile has the rulesets too).
@@ -166,6 +168,14 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
       f.format == "json" ? SupportFormat::kJson : SupportFormat::kText);
   if (!Emit(f, prog, text)) return kExitUsage;
   return (run_code == kExitFail || explain_code == 1) ? kExitFail : kExitOk;
+}
+
+// --format=npd: NPD shows stdout as the condition's message, so a run that
+// cannot start still prints its one line (the exit code, 2, is Unknown to
+// NPD); the message stays on stderr for NPD's log.
+int NpdAware(const CliFlags& f, int code, const absl::Status& s) {
+  if (f.format == "npd") std::cout << NpdErrorLine(s.message()) << "\n";
+  return code;
 }
 
 }  // namespace
@@ -240,12 +250,12 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
 
   absl::StatusOr<std::vector<const Check*>> checks =
       only_check ? SelectChecks(only_check, "") : SelectChecks(f.checks, f.skip);
-  if (!checks.ok()) return UsageError(prog, checks.status());
+  if (!checks.ok()) return NpdAware(f, UsageError(prog, checks.status()), checks.status());
 
   Session session;  // before gathering: the devices it opens stay open for the checks
   absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), NeedsOf(*checks));
   if (!in.ok()) {
-    return InputError(prog, in.status());
+    return NpdAware(f, InputError(prog, in.status()), in.status());
   }
   int code;
   RunReport rep;
@@ -253,7 +263,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     // Peer mode (docs/peer-mode.md): the far end's view, peer-match and the
     // probes across the link.
     absl::StatusOr<RunReport> peer_rep = RunPeerChecks(session, *in, *checks, *f.peer, kToolVersion);
-    if (!peer_rep.ok()) return InputError(prog, peer_rep.status());
+    if (!peer_rep.ok()) return NpdAware(f, InputError(prog, peer_rep.status()), peer_rep.status());
     rep = *std::move(peer_rep);
     code = ExitCodeFor(rep.results);
   } else {
@@ -264,6 +274,13 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
     text = RenderJson(rep);
   } else if (f.format == "junit") {
     text = RenderJunit(rep);
+  } else if (f.format == "npd") {
+    // The status NPD reads is the renderer's (docs/output-formats.md#npd).
+    NpdStatus npd = RenderNpd(rep);
+    text = npd.line + "\n";
+    code = npd.exit_code;
+  } else if (f.format == "prometheus") {
+    text = RenderPrometheus(rep, in->view);
   } else {
     text = RenderTextReport(f, rep);
   }

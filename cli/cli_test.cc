@@ -1,6 +1,7 @@
 // End to end: the real rdmacheck binary on fixture profiles and plans.
 #include "cli/cli.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -25,9 +27,8 @@ struct CliRun {
   std::string out;  // stdout and stderr together
 };
 
-CliRun Rdmacheck(const std::string& args) {
+CliRun Shell(const std::string& cmd) {
   CliRun r;
-  std::string cmd = "./rdmacheck " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -36,6 +37,14 @@ CliRun Rdmacheck(const std::string& args) {
   int st = pclose(p);
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+CliRun Rdmacheck(const std::string& args) { return Shell("./rdmacheck " + args + " 2>&1"); }
+// stdout alone: what NPD takes as the message.
+CliRun RdmacheckStdout(const std::string& args) { return Shell("./rdmacheck " + args + " 2>/dev/null"); }
+
+std::string ReadAll(const std::string& path) {
+  return ReadInputFile("ReadAll", path, "a report", 1 << 20).value_or("(unreadable)");
 }
 
 const std::string kP = "fixtures/profiles/";
@@ -196,6 +205,76 @@ TEST(Cli, DiagCreateQpNamesTheFieldAndExitsOne) {
   CliRun ok = Rdmacheck("diag create-qp --profile " + kP + "rxe_mtu9000.profile -d rxe0 --max-send-wr 100");
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_THAT(ok.out, HasSubstr("127"));  // rxe: 100 -> roundup_pow_of_two(101) - 1
+}
+
+// The NPD config's selection (ci/container/kubernetes/rdmacheck-npd.json).
+const std::string kNpdArgs =
+    " --format=npd --skip hung-qp,sge-page-crossing,cq-overrun,memory-budget --window 1 "
+    "--check-deadline 3";
+
+TEST(Cli, NpdPrintsOneLineAndTheStatusNpdReads) {
+  CliRun fail = RdmacheckStdout("--profile " + kP + "rxe_nft_drop.profile" + kNpdArgs);
+  EXPECT_EQ(fail.code, 1);
+  EXPECT_EQ(fail.out,
+            "FAIL firewall-4791: UDP 4791 in on va (rxe0) to 198.18.0.1: dropped... (+1 WARN)\n");
+  // WARN only: healthy to NPD, and the line still names the warning.
+  CliRun warn = RdmacheckStdout("--profile " + kP + "rxe_mtu9000.profile" + kNpdArgs);
+  EXPECT_EQ(warn.code, 0);
+  EXPECT_THAT(warn.out, ::testing::StartsWith("WARN cap-readback: rxe0: QP class default (RC)"));
+  CliRun ok = RdmacheckStdout("--profile " + kP + "mlx5_cx6.profile" + kNpdArgs);
+  EXPECT_EQ(ok.code, 0);
+  EXPECT_EQ(ok.out, "OK: 11 checks passed, 4 skipped\n");
+  for (const CliRun* r : {&fail, &warn, &ok}) {
+    EXPECT_LE(r->out.size(), 81u) << r->out;  // 80 bytes and the newline
+    EXPECT_EQ(r->out.find('\n'), r->out.size() - 1) << r->out;
+  }
+}
+
+TEST(Cli, NpdUnknownIsNeitherZeroNorOneAndStillSaysWhy) {
+  CliRun skipped = RdmacheckStdout("--profile " + kP + "no_device.profile --checks port-active --format=npd");
+  EXPECT_EQ(skipped.code, 3);
+  EXPECT_EQ(skipped.out, "UNKNOWN: 1 check skipped: no RDMA device to look at (see device-present)\n");
+  CliRun bad = RdmacheckStdout("--profile /nonexistent/x.profile --format=npd");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "UNKNOWN: ReadProfileFile(/nonexistent/x.profile): no such file\n");
+  // The support bundle is a document, not a status line or metrics.
+  for (const char* format : {"npd", "prometheus"}) {
+    CliRun report = Rdmacheck(std::string("report --format=") + format);
+    EXPECT_EQ(report.code, 2);
+    EXPECT_THAT(report.out, HasSubstr("report: --format is text or json"));
+  }
+}
+
+TEST(Cli, PrometheusCarriesVerdictsAndTheWindowsRates) {
+  CliRun r = RdmacheckStdout("--profile " + kP + "mlx5_symbol_errors.profile --format=prometheus");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("rdmacheck_check_status{check=\"link-health\",status=\"FAIL\"} 1\n"));
+  EXPECT_THAT(r.out, HasSubstr("rdmacheck_port_stat_per_second{device=\"mlx5_0\",port=\"1\","
+                               "dir=\"counters\",name=\"symbol_error\"} 58.8822355\n"));  // +118 in 2.004 s
+  EXPECT_THAT(r.out, HasSubstr("rdmacheck_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 12500000000\n"));
+  EXPECT_THAT(r.out, HasSubstr("rdmacheck_memlock_limit_bytes{limit=\"soft\"} +Inf\n"));
+}
+
+TEST(Cli, OutputFileIsReplacedWholeOrNotAtAll) {
+  const std::string dir = ::testing::TempDir() + "/out";
+  mkdir(dir.c_str(), 0755);
+  const std::string file = dir + "/rdmacheck.prom";
+  std::ofstream(file) << "rdmacheck_build_info{version=\"old\"} 1\n";
+  CliRun ok = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --format=prometheus -o " + file);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_THAT(ReadAll(file), HasSubstr("rdmacheck_build_info{version=\"0.1.0\"} 1\n"));
+
+  // A write that fails halfway (a file size limit of 512 bytes; SIGXFSZ
+  // ignored, so write() returns EFBIG): the old file stays, no temporary.
+  const std::string before = ReadAll(file);
+  CliRun cut = Shell("trap '' XFSZ; ulimit -f 1; ./rdmacheck --profile " + kP +
+                     "rxe_mtu9000.profile --format=json -o " + file + " 2>&1");
+  EXPECT_EQ(cut.code, 2) << cut.out;
+  EXPECT_THAT(cut.out, HasSubstr("--output: cannot write " + file));
+  EXPECT_THAT(cut.out, HasSubstr("File too large (the file is as it was)"));
+  EXPECT_EQ(ReadAll(file), before);
+  CliRun left = Shell("ls -a " + dir);
+  EXPECT_THAT(left.out, Not(HasSubstr(".tmp.")));
 }
 
 }  // namespace

@@ -43,7 +43,10 @@ CommandLine MainCommandLine(CliFlags* f, bool logs) {
       .Text("--plan", &f->plan, "FILE",
             "the deployment plan (docs/plan-format.md); default: one\n"
             "small RC QP (the checks that use it say so)")
-      .Choice("--format", &f->format, {"text", "json", "junit"}, "the report's format (default text)")
+      .Choice("--format", &f->format, {"text", "json", "junit", "npd", "prometheus"},
+              "the report's format (default text); npd: one line for\n"
+              "node-problem-detector, prometheus: node_exporter's textfile\n"
+              "format (docs/output-formats.md)")
       .Text("-o,--output", &f->output, "FILE", "write the report there instead of stdout")
       .Text("--checks", &f->checks, "GLOBS", "only checks matching these comma-separated globs")
       .Text("--skip", &f->skip, "GLOBS", "leave out checks matching these globs")

@@ -28,7 +28,7 @@ struct CliFlags {
   std::optional<std::string> plan;       // --plan FILE
   std::optional<std::string> output;     // -o, --output FILE
   std::optional<std::string> peer;       // --peer HOST[:PORT] (rdmacheck serve there)
-  std::string format = "text";           // --format text|json|junit
+  std::string format = "text";           // --format text|json|junit|npd|prometheus
   std::string checks;                    // --checks GLOBS
   std::string skip;                      // --skip GLOBS
   std::string color = "auto";            // --color auto|always|never

@@ -80,33 +80,6 @@ absl::string_view WordBeforeParens(absl::string_view v) {
   return absl::StripAsciiWhitespace(open == absl::string_view::npos ? v : v.substr(0, open));
 }
 
-std::optional<std::string> PortStateName(uint64_t code) {
-  // enum ibv_port_state
-  switch (code) {
-    case 0: return "NOP";
-    case 1: return "DOWN";
-    case 2: return "INIT";
-    case 3: return "ARMED";
-    case 4: return "ACTIVE";
-    case 5: return "ACTIVE_DEFER";
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> PhysStateName(uint64_t code) {
-  // IBTA PortPhysicalState, spelt as sysfs ports/N/phys_state does.
-  switch (code) {
-    case 1: return "Sleep";
-    case 2: return "Polling";
-    case 3: return "Disabled";
-    case 4: return "PortConfigurationTraining";
-    case 5: return "LinkUp";
-    case 6: return "LinkErrorRecovery";
-    case 7: return "Phy Test";
-  }
-  return std::nullopt;
-}
-
 class Importer {
  public:
   explicit Importer(absl::string_view filename) : file_(filename) {}

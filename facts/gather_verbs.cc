@@ -16,22 +16,6 @@
 #include "verbs/context.h"
 
 namespace rdmacheck {
-namespace {
-
-std::optional<std::string> PortStateName(int state) {
-  switch (state) {
-    case IBV_PORT_NOP: return "NOP";
-    case IBV_PORT_DOWN: return "DOWN";
-    case IBV_PORT_INIT: return "INIT";
-    case IBV_PORT_ARMED: return "ARMED";
-    case IBV_PORT_ACTIVE: return "ACTIVE";
-    case IBV_PORT_ACTIVE_DEFER: return "ACTIVE_DEFER";
-    default: return std::nullopt;
-  }
-}
-
-}  // namespace
-
 namespace gather_internal {
 
 void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance) {

@@ -60,6 +60,33 @@ std::optional<int> IbMtuEnum(int bytes) {
   return std::nullopt;
 }
 
+namespace {
+
+// Index = code; "" where the code means nothing.
+constexpr absl::string_view kPortStates[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+constexpr absl::string_view kPhysStates[] = {"",       "Sleep",   "Polling",
+                                             "Disabled", "PortConfigurationTraining",
+                                             "LinkUp", "LinkErrorRecovery", "Phy Test"};
+
+template <size_t N>
+std::optional<std::string> NameOf(const absl::string_view (&names)[N], uint64_t code) {
+  if (code >= N || names[code].empty()) return std::nullopt;
+  return std::string(names[code]);
+}
+template <size_t N>
+std::optional<int> CodeOf(const absl::string_view (&names)[N], absl::string_view name) {
+  for (size_t i = 0; i < N; ++i)
+    if (!names[i].empty() && names[i] == name) return static_cast<int>(i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> PortStateName(uint64_t code) { return NameOf(kPortStates, code); }
+std::optional<int> PortStateCode(absl::string_view name) { return CodeOf(kPortStates, name); }
+std::optional<std::string> PhysStateName(uint64_t code) { return NameOf(kPhysStates, code); }
+std::optional<int> PhysStateCode(absl::string_view name) { return CodeOf(kPhysStates, name); }
+
 std::string HumanBytes(uint64_t b) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   double v = static_cast<double>(b);

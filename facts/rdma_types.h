@@ -47,6 +47,17 @@ std::string FormatCaps(const QpCaps& c);
 std::optional<int> IbMtuBytes(int ibv_mtu_enum);
 std::optional<int> IbMtuEnum(int bytes);
 
+// Port states by code, spelt as PortInfo::state is: enum ibv_port_state
+// (0 NOP, 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER). nullopt for an
+// unknown code or name.
+std::optional<std::string> PortStateName(uint64_t code);
+std::optional<int> PortStateCode(absl::string_view name);
+// Physical port states, spelt as sysfs ports/N/phys_state and PortInfo::
+// phys_state are: IBTA PortPhysicalState (1 Sleep, 2 Polling, 3 Disabled,
+// 4 PortConfigurationTraining, 5 LinkUp, 6 LinkErrorRecovery, 7 Phy Test).
+std::optional<std::string> PhysStateName(uint64_t code);
+std::optional<int> PhysStateCode(absl::string_view name);
+
 // 1536 -> "1.5 KiB", 805306368 -> "768 MiB": for evidence text.
 std::string HumanBytes(uint64_t bytes);
 

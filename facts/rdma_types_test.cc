@@ -32,6 +32,19 @@ TEST(RdmaTypes, QpType) {
   EXPECT_EQ(QpTypeName(QpType::kUc), "UC");
 }
 
+TEST(RdmaTypes, PortAndPhysStatesBothWays) {
+  EXPECT_EQ(PortStateName(4), "ACTIVE");
+  EXPECT_EQ(PortStateName(5), "ACTIVE_DEFER");
+  EXPECT_EQ(PortStateName(6), std::nullopt);
+  EXPECT_EQ(PortStateCode("DOWN"), 1);
+  EXPECT_EQ(PortStateCode("NOP"), 0);
+  EXPECT_EQ(PortStateCode("active"), std::nullopt);  // the spelling is exact
+  EXPECT_EQ(PhysStateName(5), "LinkUp");
+  EXPECT_EQ(PhysStateName(0), std::nullopt);
+  EXPECT_EQ(PhysStateCode("Phy Test"), 7);
+  EXPECT_EQ(PhysStateCode(""), std::nullopt);
+}
+
 TEST(RdmaTypes, HumanBytes) {
   EXPECT_EQ(HumanBytes(512), "512 B");
   EXPECT_EQ(HumanBytes(768 * 1024), "768 KiB");

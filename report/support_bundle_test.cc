@@ -11,33 +11,26 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-DeviceView View() {
-  DeviceView v;
-  v.source = "live";
-  DeviceInfo d;
-  d.name = "rxe0";
-  v.devices.push_back(d);
-  return v;
-}
+using report_testing::SampleView;
 
 TEST(SupportBundle, JsonHoldsProfileRunAndFindings) {
   const RunReport rep = report_testing::SampleReport();
-  std::string out = RenderSupportBundle(View(), rep, "", std::string(R"({"findings":[]})"), SupportFormat::kJson);
+  std::string out = RenderSupportBundle(SampleView(), rep, "", std::string(R"({"findings":[]})"), SupportFormat::kJson);
   nlohmann::json j = nlohmann::json::parse(out);
   EXPECT_EQ(j["schema"], "rdmacheck.report/1");
-  EXPECT_THAT(j["profile"].get<std::string>(), HasSubstr("rxe0"));
+  EXPECT_THAT(j["profile"].get<std::string>(), HasSubstr("[device mlx5_0]"));
   EXPECT_EQ(j["run"]["checks"].size(), rep.results.size());
   EXPECT_TRUE(j["explain"]["findings"].is_array());
 }
 
 TEST(SupportBundle, JsonWithoutLogsHasNullExplain) {
   std::string out =
-      RenderSupportBundle(View(), report_testing::SampleReport(), "", std::nullopt, SupportFormat::kJson);
+      RenderSupportBundle(SampleView(), report_testing::SampleReport(), "", std::nullopt, SupportFormat::kJson);
   EXPECT_TRUE(nlohmann::json::parse(out)["explain"].is_null());
 }
 
 TEST(SupportBundle, TextHasItsSectionsInOrder) {
-  std::string out = RenderSupportBundle(View(), report_testing::SampleReport(), "CHECKS\n",
+  std::string out = RenderSupportBundle(SampleView(), report_testing::SampleReport(), "CHECKS\n",
                                         std::string("FINDINGS\n"), SupportFormat::kText);
   EXPECT_THAT(out, StartsWith("==== rdmacheck report "));
   size_t profile = out.find("==== profile ===="), checks = out.find("==== checks ====\nCHECKS"),
@@ -47,7 +40,7 @@ TEST(SupportBundle, TextHasItsSectionsInOrder) {
   ASSERT_NE(explain, std::string::npos);
   EXPECT_LT(profile, checks);
   EXPECT_LT(checks, explain);
-  EXPECT_EQ(RenderSupportBundle(View(), report_testing::SampleReport(), "", std::nullopt, SupportFormat::kText)
+  EXPECT_EQ(RenderSupportBundle(SampleView(), report_testing::SampleReport(), "", std::nullopt, SupportFormat::kText)
                 .find("==== explain"),
             std::string::npos);
 }

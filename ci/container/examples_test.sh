@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the container examples without a container engine: the YAML files
-# parse (python3-yaml) into the documents they should be; the shell in the
+# (and the NPD config's JSON) parse (python3-yaml) into the documents they
+# should be, wired to each other; the shell in the
 # workflow's `run:` steps and the DaemonSet's loop passes `bash -n`, and
 # shellcheck when it is installed. Runs from the workspace root (bazel test).
 set -uo pipefail
@@ -50,9 +51,48 @@ for name, kind in (("job", "Job"), ("daemonset", "DaemonSet")):
     if kind == "DaemonSet":
         check(doc["spec"]["selector"]["matchLabels"] == doc["spec"]["template"]["metadata"]["labels"],
               "daemonset.yaml: selector matches the pod labels")
+
+# node-problem-detector with rdmacheck as its plugin (kubernetes/npd/).
+import json, os
+npd = f"{d}/kubernetes/npd"
+docs = list(yaml.safe_load_all(open(f"{npd}/node-problem-detector.yaml")))
+check([x["kind"] for x in docs] == ["ServiceAccount", "ClusterRoleBinding", "DaemonSet"],
+      "npd: a ServiceAccount, its ClusterRoleBinding and a DaemonSet")
+sa, crb, ds = docs
+check(crb["roleRef"]["name"] == "system:node-problem-detector" and
+      crb["subjects"][0] == {"kind": "ServiceAccount", "name": sa["metadata"]["name"],
+                             "namespace": sa["metadata"]["namespace"]},
+      "npd: the binding gives the ServiceAccount node-problem-detector's role")
+pod = ds["spec"]["template"]["spec"]
+c, init = pod["containers"][0], pod["initContainers"][0]
+check(pod["serviceAccountName"] == sa["metadata"]["name"], "npd: the pod runs as that ServiceAccount")
+check(ds["spec"]["selector"]["matchLabels"] == ds["spec"]["template"]["metadata"]["labels"],
+      "npd: selector matches the pod labels")
+check(pod.get("hostNetwork") is True and c["securityContext"]["capabilities"]["add"] == ["IPC_LOCK"] and
+      c["resources"]["limits"].get("rdma/hca_shared_devices_a") == 1,
+      "npd: host network, IPC_LOCK, one rdma/hca_shared_devices_a")
+check(init["command"][:2] == ["cp", "/node-problem-detector"] and init["command"][2] == c["command"][0],
+      "npd: the init container copies node-problem-detector to the path the container runs")
+mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+check(mounts.get("npd-bin") == os.path.dirname(c["command"][0]), "npd: the copied binary is mounted")
+kust = yaml.safe_load(open(f"{npd}/kustomization.yaml"))
+gen = kust["configMapGenerator"][0]
+vols = {v["name"]: v for v in pod["volumes"]}
+check(vols["config"]["configMap"]["name"] == gen["name"], "npd: the config volume is the generated ConfigMap")
+check(all(os.path.exists(f"{npd}/{f}") for f in kust["resources"] + gen["files"]),
+      "npd: every file kustomization.yaml names exists")
+flag = [a.split("=", 1)[1] for a in c["command"] if a.startswith("--config.custom-plugin-monitor=")]
+check(flag == [f"{mounts['config']}/{gen['files'][0]}"],
+      "npd: --config.custom-plugin-monitor names the mounted config")
+cfg = json.load(open(f"{npd}/rdmacheck-npd.json"))
+check(cfg["plugin"] == "custom" and cfg["rules"][0]["path"] == "/usr/local/bin/rdmacheck",
+      "npd: a custom plugin config running /usr/local/bin/rdmacheck")
+check("--port=0" in c["command"] and "--prometheus-port=0" in c["command"],
+      "npd: its ports are off (the host network may hold the cluster's own NPD)")
 sys.exit(1 if bad else 0)
 PY
 
+cp "$D/slurm/rdmacheck-healthcheck.sh" "$tmp/slurm.0.sh"
 for f in "$tmp"/*.sh; do
   [[ -e "$f" ]] || { fail "no shell extracted from the examples"; break; }
   if bash -n "$f"; then pass "bash -n $(basename "$f")"; else fail "bash -n $(basename "$f")"; fi

@@ -1,12 +1,17 @@
 // A RunReport holding all four verdicts, shared by the renderers' tests so
-// they all describe the same run.
+// they all describe the same run, and the facts of a node for the renderers
+// that print them too (prometheus, the support bundle).
 //
 //   RunReport rep = report_testing::SampleReport();
 //   EXPECT_EQ(rep.Count(Verdict::kFail), 1);
+//   DeviceView view = report_testing::SampleView();  // mlx5_0, a 2 s window
 #ifndef RDMACHECK_REPORT_INTERNAL_TEST_REPORT_H_
 #define RDMACHECK_REPORT_INTERNAL_TEST_REPORT_H_
 
+#include <cstdint>
+
 #include "checks/run_report.h"
+#include "facts/device_view.h"
 
 namespace rdmacheck::report_testing {
 
@@ -62,6 +67,44 @@ inline RunReport SampleReport() {
 
   rep.results = {pass, fail, warn, skip, pass2};
   return rep;
+}
+
+// One ConnectX-6 (mlx5_0) with a 100 GbE port on ens1f0np0 (MTU 9000), its
+// counters read twice over a 2 s window (symbol_error 0 -> 118,
+// np_cnp_sent 1204 -> 1240), memlock 8 MiB soft and unlimited hard.
+inline DeviceView SampleView() {
+  DeviceView v;
+  v.source = "live";
+  v.host.memlock_soft = 8388608;
+  v.host.memlock_hard = HostInfo::kUnlimited;
+  DeviceInfo d;
+  d.name = "mlx5_0";
+  d.driver = "mlx5";
+  d.fw_ver = "20.31.1014";
+  d.netdev = "ens1f0np0";
+  d.attrs = {{"max_qp", 262144}, {"max_qp_wr", 32768}, {"max_mr_size", UINT64_MAX},
+             {"device_cap_flags", 0xed721c36}};
+  PortInfo p;
+  p.port_num = 1;
+  p.state = "ACTIVE";
+  p.phys_state = "LinkUp";
+  p.link_layer = "Ethernet";
+  p.active_mtu = 4096;
+  p.rate = "100 Gb/sec (4X EDR)";
+  p.counters = {{"symbol_error", 0}, {"port_rcv_data", 100}};
+  p.counters_after = {{"symbol_error", 118}, {"port_rcv_data", 100}};
+  p.hw_counters = {{"np_cnp_sent", 1204}};
+  p.hw_counters_after = {{"np_cnp_sent", 1240}};
+  d.ports.push_back(p);
+  v.devices.push_back(d);
+  NetdevInfo n;
+  n.name = "ens1f0np0";
+  n.mtu = 9000;
+  v.netdevs.push_back(n);
+  LinkWindow w;
+  w.ms = 2000;
+  v.window = w;
+  return v;
 }
 
 }  // namespace rdmacheck::report_testing

@@ -1,5 +1,6 @@
 #include "report/internal/text_util.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -44,6 +45,29 @@ size_t DecodeUtf8(absl::string_view s, size_t i, uint32_t* cp) {
   return len;
 }
 
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+
+// What ForEachChar passes for a byte that does not start a UTF-8 character.
+constexpr uint32_t kNotUtf8 = 0xFFFFFFFF;
+
+// f(code point, its bytes) for each character of s; f(kNotUtf8, the byte)
+// for each byte that is not part of valid UTF-8. The one decoding loop.
+template <typename F>
+void ForEachChar(absl::string_view s, F f) {
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    size_t len = DecodeUtf8(s, i, &cp);
+    if (len == 0) {
+      cp = kNotUtf8;
+      len = 1;
+    }
+    f(cp, s.substr(i, len));
+    i += len;
+  }
+}
+
+bool IsControl(uint32_t cp) { return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F); }
+
 std::string Hex(uint32_t c) { return absl::StrFormat("\\x%02x", c); }
 
 }  // namespace
@@ -60,38 +84,24 @@ std::string FormatSeconds(double s, int decimals) {
 std::string TerminalSafe(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len == 0) {  // not UTF-8: leave the byte to the terminal's charset
-      out.push_back(s[i]);
-      i += 1;
-      continue;
-    }
-    if ((cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F) {
-      out += Hex(cp);
-    } else if (cp >= 0x80 && cp <= 0x9F) {  // C1: 0x9B is CSI on some terminals
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
+    if (cp == kNotUtf8 || cp == '\t' || cp == '\n' || !IsControl(cp)) {
+      absl::StrAppend(&out, c);  // not UTF-8: left to the terminal's charset
+    } else if (cp >= 0x80) {  // C1: 0x9B is CSI on some terminals
       out += absl::StrFormat("\\u%04x", cp);
     } else {
-      out.append(s.data() + i, len);
+      out += Hex(cp);
     }
-    i += len;
-  }
+  });
   return out;
 }
 
 std::string XmlEscape(absl::string_view s, bool attribute) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0;
-    const size_t len = DecodeUtf8(s, i, &cp);
-    if (len == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
-      i += 1;
-      continue;
-    }
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
     switch (cp) {
+      case kNotUtf8: out += kReplacement; break;
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;  // "]]>" must not appear in text
@@ -106,12 +116,49 @@ std::string XmlEscape(absl::string_view s, bool attribute) {
         } else if (cp == 0xFFFE || cp == 0xFFFF) {
           out += absl::StrFormat("\\u%04X", cp);
         } else {
-          out.append(s.data() + i, len);
+          absl::StrAppend(&out, c);
         }
     }
-    i += len;
-  }
+  });
   return out;
+}
+
+std::string ValidUtf8(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  ForEachChar(s, [&](uint32_t cp, absl::string_view c) {
+    if (cp == kNotUtf8) {
+      out += kReplacement;
+    } else {
+      absl::StrAppend(&out, c);
+    }
+  });
+  return out;
+}
+
+std::string SingleLine(absl::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;  // a separator is pending: written before the next character
+  ForEachChar(ValidUtf8(s), [&](uint32_t cp, absl::string_view c) {
+    if (cp == ' ' || IsControl(cp)) {
+      space = !out.empty();
+      return;
+    }
+    if (space) out += ' ';
+    space = false;
+    absl::StrAppend(&out, c);
+  });
+  return out;
+}
+
+std::string TruncateUtf8(absl::string_view s, size_t max_bytes, absl::string_view marker) {
+  if (s.size() <= max_bytes) return std::string(s);
+  size_t cut = max_bytes - std::min(marker.size(), max_bytes);
+  // Back off continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && s[cut - 1] == ' ') --cut;  // "state: ..." not "state:  ..."
+  return absl::StrCat(s.substr(0, cut), marker);
 }
 
 std::vector<std::string> WrapLines(absl::string_view text, int width) {

@@ -35,6 +35,21 @@ std::string TerminalSafe(absl::string_view s);
 // "\uFFFE"; bytes that are not valid UTF-8 become U+FFFD.
 std::string XmlEscape(absl::string_view s, bool attribute);
 
+// s with every byte that is not valid UTF-8 replaced by U+FFFD, for formats
+// whose text must be UTF-8 (the Prometheus exposition format).
+std::string ValidUtf8(absl::string_view s);
+
+// s as one line for a one-line status field (NPD's condition message, a
+// Slurm drain reason): every run of whitespace and control characters (C0,
+// DEL, C1) becomes one space, the ends are trimmed, bytes that are not valid
+// UTF-8 become U+FFFD. The result is valid UTF-8.
+std::string SingleLine(absl::string_view s);
+
+// s when it fits in max_bytes; else its longest prefix that ends on a UTF-8
+// character boundary and, with `marker` after it, fits ("port 1 is do...").
+// s must be valid UTF-8 (SingleLine's output); max_bytes >= marker.size().
+std::string TruncateUtf8(absl::string_view s, size_t max_bytes, absl::string_view marker);
+
 // Splits text into lines at '\n', then wraps each at `width` bytes on spaces.
 // A word longer than width stays whole on its own line. width <= 0: no wrap.
 std::vector<std::string> WrapLines(absl::string_view text, int width);

@@ -68,5 +68,41 @@ TEST(WrapLinesTest, WrapsOnSpacesAndKeepsLongWords) {
   EXPECT_THAT(WrapLines("", 10), ElementsAre(""));
 }
 
+TEST(ValidUtf8Test, ReplacesOnlyWhatIsNotUtf8) {
+  EXPECT_EQ(ValidUtf8("rxe0 \xc3\xa9\n\"q\""), "rxe0 \xc3\xa9\n\"q\"");
+  EXPECT_EQ(ValidUtf8("bad\xff"), "bad\xef\xbf\xbd");
+  EXPECT_EQ(ValidUtf8("cut\xe2\x9c"), "cut\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(SingleLineTest, Table) {
+  const struct {
+    std::string in, out;
+  } rows[] = {
+      {"plain", "plain"},
+      {"  two\n  lines\t\r\n", "two lines"},
+      {"esc\x1b[31m red", "esc [31m red"},
+      {std::string("nul\0x", 5), "nul x"},
+      {"csi\xc2\x9b del\x7f", "csi del"},
+      {"\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9"},
+      {"bad\xff end", "bad\xef\xbf\xbd end"},
+      {"", ""},
+  };
+  for (const auto& row : rows) EXPECT_EQ(SingleLine(row.in), row.out) << row.in;
+}
+
+TEST(TruncateUtf8Test, FitsOrCutsOnACharacterBoundaryWithTheMarker) {
+  EXPECT_EQ(TruncateUtf8("short", 10, "..."), "short");
+  EXPECT_EQ(TruncateUtf8("exactly10!", 10, "..."), "exactly10!");
+  EXPECT_EQ(TruncateUtf8("abcdefghijk", 10, "..."), "abcdefg...");
+  // "\xc3\xa9" is one character: never cut in two.
+  EXPECT_EQ(TruncateUtf8("abcdef\xc3\xa9ghij", 10, "..."), "abcdef...");
+  EXPECT_EQ(TruncateUtf8("abcde\xc3\xa9ghij", 10, "..."), "abcde\xc3\xa9...");
+  EXPECT_EQ(TruncateUtf8("\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93", 8, "..."),
+            "\xe2\x9c\x93...");
+  // No blank before the marker.
+  EXPECT_EQ(TruncateUtf8("state: DOWN", 10, "..."), "state:...");
+  EXPECT_EQ(TruncateUtf8("abc", 2, ".."), "..");
+}
+
 }  // namespace
 }  // namespace rdmacheck::report_internal
