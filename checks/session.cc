@@ -34,7 +34,10 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
   } else {
     GatherOptions g;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
-    if (needs & kNeedsWindow) g.window_s = WindowSeconds(src.options);
+    if (needs & kNeedsWindow) {
+      g.window_s = WindowSeconds(src.options);
+      g.window_device = src.options.device;
+    }
     absl::StatusOr<DeviceView> v = GatherLive(g);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);

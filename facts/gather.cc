@@ -69,6 +69,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
     w.seconds = *opts.window_s;
     // A fixture tree's devices are not this host's to open.
     w.watch_events = opts.use_verbs && opts.live_host;
+    w.only_device = opts.window_device;
     SampleLinkWindow(roots.sys, w, &view);
   }
   return view;

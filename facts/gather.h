@@ -54,6 +54,8 @@ struct GatherOptions {
   // (facts/link_window.h), after everything else is read: what link-health
   // and pcie judge. Unset, or no device: one sample, no window.
   std::optional<double> window_s;
+  // The window for this device alone (a run's -d); unset: every device.
+  std::optional<std::string> window_device;
 };
 
 // source = "live". Fails only for a missing only_device.

@@ -2,6 +2,7 @@
 // rulesets, as nft and iptables-save print them (parsed by facts/firewall/),
 // and whether a socket already has the port.
 #include <optional>
+#include <thread>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,8 +25,17 @@ void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance) {
       {"ip6tables-nft", {"ip6tables-nft-save"}},
       {"ip6tables-legacy", {"ip6tables-legacy-save"}},
   };
-  for (const auto& [source, argv] : kTools) {
-    absl::StatusOr<SubprocessResult> r = RunSubprocess(argv, 3.0);
+  // All five at once: each is a fork+exec that mostly waits (hundreds of ms
+  // under emulation), so the gather pays for the slowest, not the sum.
+  constexpr size_t kN = sizeof(kTools) / sizeof(kTools[0]);
+  std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results(kN);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < kN; ++i)
+    threads.emplace_back([&, i] { results[i] = RunSubprocess(kTools[i].second, 3.0); });
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < kN; ++i) {
+    const char* source = kTools[i].first;
+    absl::StatusOr<SubprocessResult>& r = *results[i];
     std::string why;
     if (!r.ok()) {
       why = std::string(r.status().message());

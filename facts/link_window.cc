@@ -30,8 +30,11 @@ constexpr int kSliceMs = 100;
 // count is what matters.
 constexpr size_t kMaxEventsPerDevice = 256;
 
-void Sample(const SysfsReader& sys, DeviceView* view, bool after) {
+bool InWindow(const LinkWindowOptions& o, const DeviceInfo& d) { return !o.only_device || d.name == *o.only_device; }
+
+void Sample(const SysfsReader& sys, const LinkWindowOptions& o, DeviceView* view, bool after) {
   for (DeviceInfo& d : view->devices) {
+    if (!InWindow(o, d)) continue;
     for (PortInfo& p : d.ports) {
       PortCounterSample s = ReadPortCounters(sys, d.name, p.port_num);
       if (after) {
@@ -97,6 +100,7 @@ void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, Device
   std::vector<Watched> watched;
   if (o.watch_events) {
     for (const DeviceInfo& d : view->devices) {
+      if (!InWindow(o, d)) continue;
       // Its own context: events go to every context of the device, and this
       // one's stream must not be read by anybody else.
       absl::StatusOr<verbs::Context> c = verbs::Context::OpenUncached(d.name);
@@ -113,11 +117,12 @@ void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, Device
       watched.push_back({d.name, *std::move(c)});
     }
   } else {
-    for (const DeviceInfo& d : view->devices) win.unwatched[d.name] = "not watched (not this host's devices)";
+    for (const DeviceInfo& d : view->devices)
+      if (InWindow(o, d)) win.unwatched[d.name] = "not watched (not this host's devices)";
   }
 
   win.started = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
-  Sample(sys, view, /*after=*/false);
+  Sample(sys, o, view, /*after=*/false);
   const double t0 = MonotonicSeconds();
   const double end = t0 + std::max(0.0, o.seconds);
   std::vector<pollfd> fds;
@@ -140,7 +145,7 @@ void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, Device
   // Events already queued when the window closes belong to it too.
   const int64_t at = static_cast<int64_t>(std::llround((MonotonicSeconds() - t0) * 1000));
   for (Watched& w : watched) Drain(w, at, &win);
-  Sample(sys, view, /*after=*/true);
+  Sample(sys, o, view, /*after=*/true);
   win.ms = static_cast<int64_t>(std::llround((MonotonicSeconds() - t0) * 1000));
   view->window = std::move(win);
 }

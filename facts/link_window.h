@@ -16,6 +16,9 @@
 #ifndef RDMACHECK_FACTS_LINK_WINDOW_H_
 #define RDMACHECK_FACTS_LINK_WINDOW_H_
 
+#include <optional>
+#include <string>
+
 #include "facts/device_view.h"
 #include "facts/sysfs.h"
 
@@ -26,6 +29,9 @@ struct LinkWindowOptions {
   // Open each device (a context of its own) to read its async events. Off
   // for a fixture tree, whose devices are not this host's.
   bool watch_events = true;
+  // Only this device (a run's -d): the others are neither opened nor read
+  // again, which under emulation is most of the window's own cost.
+  std::optional<std::string> only_device;
 };
 
 // Fills view->window and, for every device and port of `view`, the start

@@ -73,6 +73,18 @@ TEST(SampleLinkWindow, UnreadableCounterIsNamed) {
   EXPECT_THAT(v.devices[0].ports[0].unreadable_counters, ::testing::ElementsAre("hw_counters/out_of_buffer"));
 }
 
+TEST(SampleLinkWindow, OnlyTheSelectedDeviceIsLookedAt) {
+  DeviceView v = ViewOf("mlx5_0");
+  v.devices.push_back(ViewOf("mlx5_1").devices[0]);
+  LinkWindowOptions o = Quiet(0);
+  o.only_device = "mlx5_1";
+  SampleLinkWindow(SysfsReader("fixtures/sysfs_hw"), o, &v);
+  EXPECT_TRUE(v.devices[0].ports[0].counters_after.empty()) << "mlx5_0 is not -d";
+  EXPECT_FALSE(v.devices[1].ports[0].counters_after.empty());
+  EXPECT_EQ(v.window->unwatched.count("mlx5_0"), 0u);
+  EXPECT_EQ(v.window->unwatched.count("mlx5_1"), 1u);
+}
+
 TEST(SampleLinkWindow, StopFlagCutsItShort) {
   DeviceView v = ViewOf("mlx5_0");
   StopFlag().store(true);
