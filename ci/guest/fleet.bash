@@ -100,8 +100,29 @@ run_fleet() {
         2>>"$d/node$n.err" || true
     fi
   done
+  fleet_times
   fleet_down
   fleet_expect "$d"
+}
+
+# fleet_times: where node1's npd run spends its time (TIME lines only): the
+# process alone, the gather alone, the firewall tools, the window, the run.
+fleet_times() {
+  local what t0 t1
+  local -a runs=(
+    "version|--version"
+    "gather+device-present|-d fleet1 --checks device-present --format=npd"
+    "gather+firewall-4791|-d fleet1 --checks firewall-4791 --format=npd"
+    "gather+link-health-window-1s|-d fleet1 --checks link-health --window=1 --format=npd"
+    "static-no-firewall-no-window|-d fleet1 --plan $PLANS/fleet_node.plan --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget,firewall-4791,link-health,pcie --format=npd"
+  )
+  for what in "${runs[@]}"; do
+    t0=$(uptime_s)
+    # shellcheck disable=SC2086
+    timeout 60 "$RDMACHECK" ${what#*|} >/dev/null 2>&1
+    t1=$(uptime_s)
+    echo "TIME: fleet breakdown ${what%%|*} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')s"
+  done
 }
 
 # fleet_expect DIR: what the nodes' outputs and `rdmacheck fleet` over them
