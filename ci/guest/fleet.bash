@@ -64,6 +64,7 @@ run_fleet() {
   [[ -x "$RDMACHECK" ]] || return 0
   local d=$OUT/fleet n x rc t0 t1 secs
   mkdir -p "$d"
+  topo_ensure 9000 0 && npd_budget
   if ! fleet_up; then
     record FAIL "fleet: six nodes set up" "see the console"
     fleet_down
@@ -87,11 +88,6 @@ run_fleet() {
     echo "$rc" >"$d/node$n.npd.rc"
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
     echo "TIME: fleet node$n npd run ${secs}s"
-    if awk -v s="$secs" 'BEGIN { exit !(s < 5) }'; then
-      record PASS "fleet: node$n npd run fits node-problem-detector's 5 s timeout" "${secs}s"
-    else
-      record FAIL "fleet: node$n npd run fits node-problem-detector's 5 s timeout" "${secs}s"
-    fi
     echo "fleet: node$n npd exit $rc: $(head -c 100 "$d/node$n.npd")"
     # Prometheus files of a healthy and an odd node are enough for promtool
     # (each run costs several seconds under emulation).
@@ -100,28 +96,45 @@ run_fleet() {
         2>>"$d/node$n.err" || true
     fi
   done
-  fleet_times
   fleet_down
   fleet_expect "$d"
 }
 
-# fleet_times: where node1's npd run spends its time (TIME lines only): the
-# process alone, the gather alone, the firewall tools, the window, the run.
-fleet_times() {
-  local what t0 t1
+# npd_budget: node-problem-detector kills its plugin after 5 s (the timeout
+# of ci/container/kubernetes/npd/rdmacheck-npd.json). Its run, on the
+# guest's own pair (rxe0, rxe1: the six fleet devices would make every
+# gather read eight devices' GID tables), three times: the median must fit.
+# Then where the time goes (TIME lines only).
+npd_budget() {
+  local i t0 t1 what
+  local -a secs=()
+  local -a npd=(-d rxe0 --format=npd --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget --window=1 --check-deadline=3)
+  for i in 1 2 3; do
+    t0=$(uptime_s)
+    timeout 60 "$RDMACHECK" "${npd[@]}" >/dev/null 2>&1
+    t1=$(uptime_s)
+    secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+  done
+  local med
+  med=$(printf '%s\n' "${secs[@]}" | sort -n | sed -n 2p)
+  echo "TIME: npd run on rxe0 ${secs[*]} s (median $med s)"
+  if awk -v s="$med" 'BEGIN { exit !(s < 5) }'; then
+    record PASS "fleet: the npd run fits node-problem-detector's 5 s timeout" "median ${med}s of ${secs[*]}"
+  else
+    record FAIL "fleet: the npd run fits node-problem-detector's 5 s timeout" "median ${med}s of ${secs[*]}"
+  fi
   local -a runs=(
     "version|--version"
-    "gather+device-present|-d fleet1 --checks device-present --format=npd"
-    "gather+firewall-4791|-d fleet1 --checks firewall-4791 --format=npd"
-    "gather+link-health-window-1s|-d fleet1 --checks link-health --window=1 --format=npd"
-    "static-no-firewall-no-window|-d fleet1 --plan $PLANS/fleet_node.plan --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget,firewall-4791,link-health,pcie --format=npd"
+    "gather+device-present|-d rxe0 --checks device-present --format=npd"
+    "gather+firewall-4791|-d rxe0 --checks firewall-4791 --format=npd"
+    "gather+link-health-window-1s|-d rxe0 --checks link-health --window=1 --format=npd"
   )
   for what in "${runs[@]}"; do
     t0=$(uptime_s)
     # shellcheck disable=SC2086
     timeout 60 "$RDMACHECK" ${what#*|} >/dev/null 2>&1
     t1=$(uptime_s)
-    echo "TIME: fleet breakdown ${what%%|*} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')s"
+    echo "TIME: npd breakdown ${what%%|*} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')s"
   done
 }
 
