@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "facts/hw_counters.h"
 
 namespace rdmacheck {
 namespace {
@@ -119,23 +120,23 @@ struct PortLook {
 };
 
 void JudgeCounters(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
-                   const std::map<std::string, uint64_t>& before, const std::map<std::string, uint64_t>& after,
+                   const Counters& before, const Counters& after,
                    int64_t ms, ResultBuilder& r, PortLook& look) {
   const std::string subj = absl::StrCat(d.name, " port ", p.port_num);
-  for (const auto& [name, v1] : after) {
-    const CounterKind* k = FindCounterKind(name);
-    auto it = before.find(name);
-    if (k == nullptr || it == before.end()) continue;
+  for (const CounterMove& m : CounterMoves(before, after)) {
+    const CounterKind* k = FindCounterKind(m.name);
+    if (k == nullptr) continue;
     ++look.watched;
-    const uint64_t v0 = it->second;
-    if (v1 == v0) continue;
+    if (m.after == m.before) continue;
+    const std::string& name = m.name;
     const std::string row = absl::StrCat(subj, " ", name, " (", k->meaning, ")");
-    if (v1 < v0) {
+    if (m.went_back()) {
       r.Expect(row, "a counter that only grows",
-               absl::StrCat("went back from ", v0, " to ", v1, ": reset or wrapped, not judged"), Verdict::kWarn);
+               absl::StrCat("went back from ", m.before, " to ", m.after, ": reset or wrapped, not judged"),
+               Verdict::kWarn);
       continue;
     }
-    const uint64_t delta = v1 - v0;
+    const uint64_t delta = m.delta();
     const double per_s = ms > 0 ? delta * 1000.0 / ms : static_cast<double>(delta);
     const std::string actual = absl::StrFormat("+%d in %s (%.3g/s)", delta, Seconds(ms), per_s);
     if (const CounterLimit* lim = ctx.plan.CounterLimitFor(name)) {
@@ -207,10 +208,9 @@ void JudgeEvents(const LinkWindow& w, const DeviceInfo& d, const std::vector<con
     r.Expect(absl::StrCat(d.name, " port ", port, " link"), "no PORT_ERR or PORT_ACTIVE event",
              absl::StrCat(what, absl::StrJoin(seq, ", "), w.started ? absl::StrCat(" (window from ", *w.started, ")") : ""),
              err ? Verdict::kFail : Verdict::kWarn);
-    const DeviceInfo& dev = d;
-    const PortInfo* p = dev.Port(port);
-    const std::string nd = p ? PortNetdev(dev, *p).value_or("NETDEV") : dev.netdev.value_or("NETDEV");
-    if (IsSoftDevice(dev)) {
+    const PortInfo* p = d.Port(port);
+    const std::string nd = p ? PortNetdev(d, *p).value_or("NETDEV") : d.netdev.value_or("NETDEV");
+    if (IsSoftDevice(d)) {
       r.Note(absl::StrCat(d.name, " follows netdev ", nd, ": its port goes down whenever ", nd, " does"));
       r.Remedy(absl::StrCat("ip monitor link dev ", nd, "   # catches whoever sets ", nd, " down (NetworkManager, a script)"));
     }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "facts/hw_counters.h"
 #include "facts/pci.h"
 
 namespace rdmacheck {
@@ -75,26 +76,23 @@ void JudgeAer(const CheckContext& ctx, const DeviceInfo& d, ResultBuilder& r) {
   }
   const int64_t ms = ctx.view.window->ms;
   bool moved = false;
-  for (const auto& [kind, after] : d.aer_after) {
-    auto it = d.aer.find(kind);
-    if (it == d.aer.end()) continue;
-    const std::string row = absl::StrCat(subj, " AER ", kind, " errors");
+  for (const CounterMove& m : CounterMoves(d.aer, d.aer_after)) {
+    const std::string row = absl::StrCat(subj, " AER ", m.name, " errors");
     const std::string expected = absl::StrFormat("no change over %.1f s", ms / 1000.0);
-    if (after < it->second) {
-      r.Expect(row, "a counter that only grows", absl::StrCat("went back from ", it->second, " to ", after),
+    if (m.went_back()) {
+      r.Expect(row, "a counter that only grows", absl::StrCat("went back from ", m.before, " to ", m.after),
                Verdict::kWarn);
       continue;
     }
-    const uint64_t delta = after - it->second;
-    if (delta == 0) {
-      r.Expect(row, expected, absl::StrCat("no change (", after, " since boot)"));
+    if (m.delta() == 0) {
+      r.Expect(row, expected, absl::StrCat("no change (", m.after, " since boot)"));
       continue;
     }
     moved = true;
     // Correctable errors are retried by the link layer and cost bandwidth;
     // the others lose transactions.
-    r.Expect(row, expected, absl::StrCat("+", delta, " (", after, " since boot)"),
-             kind == "correctable" ? Verdict::kWarn : Verdict::kFail);
+    r.Expect(row, expected, absl::StrCat("+", m.delta(), " (", m.after, " since boot)"),
+             m.name == "correctable" ? Verdict::kWarn : Verdict::kFail);
   }
   if (moved) {
     r.Remedy(absl::StrCat("dmesg -T | grep -iE 'aer|pcie bus error'   # which error, reported by which port"));

@@ -44,13 +44,18 @@ absl::StatusOr<Counters> ReadHwCounters(absl::string_view sysfs_root, absl::stri
   return *std::move(c);
 }
 
-Counters CounterDelta(const Counters& before, const Counters& after) {
-  Counters d;
+std::vector<CounterMove> CounterMoves(const Counters& before, const Counters& after) {
+  std::vector<CounterMove> out;
   for (const auto& [name, v] : after) {
     auto it = before.find(name);
-    if (it == before.end()) continue;
-    d[name] = v >= it->second ? v - it->second : 0;
+    if (it != before.end()) out.push_back({name, it->second, v});
   }
+  return out;
+}
+
+Counters CounterDelta(const Counters& before, const Counters& after) {
+  Counters d;
+  for (const CounterMove& m : CounterMoves(before, after)) d[m.name] = m.delta();
   return d;
 }
 

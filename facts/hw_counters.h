@@ -24,8 +24,20 @@ namespace rdmacheck {
 
 // A counter name -> value map of ports/N/hw_counters.
 using Counters = std::map<std::string, uint64_t>;
-// after - before, per counter present in both (counters never go down; a
-// reset shows as 0).
+
+// One counter read twice (a probe's before and after, a window's start and
+// end).
+struct CounterMove {
+  std::string name;
+  uint64_t before = 0;
+  uint64_t after = 0;
+  // Counters only grow: lower at the end is a reset or a wrap, not a move.
+  bool went_back() const { return after < before; }
+  uint64_t delta() const { return went_back() ? 0 : after - before; }
+};
+// The counters present in both samples, by name.
+std::vector<CounterMove> CounterMoves(const Counters& before, const Counters& after);
+// Their delta() by name (a reset shows as 0).
 Counters CounterDelta(const Counters& before, const Counters& after);
 
 // The numeric files of `dir` (relative to fs's root); "N/A (no PMA)" and the

@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "checks/gid_table.h"
 #include "checks/link_health.h"
+#include "facts/hw_counters.h"
 #include "facts/port_rate.h"
 #include "facts/rdma_types.h"
 #include "util/numbers.h"
@@ -85,12 +86,11 @@ void AddCounterFigures(const LinkWindow& w, const std::string& hw, const PortInf
   const std::pair<const std::map<std::string, uint64_t>*, const std::map<std::string, uint64_t>*> samples[] = {
       {&p.counters, &p.counters_after}, {&p.hw_counters, &p.hw_counters_after}};
   for (const auto& [before, after] : samples) {
-    for (const auto& [name, end] : *after) {
-      auto start = before->find(name);
+    for (const CounterMove& m : CounterMoves(*before, *after)) {
       // A counter that went back was reset: no rate from it.
-      if (!FindCounterKind(name) || start == before->end() || end < start->second) continue;
-      NodeFigure f{absl::StrCat(name, " /s"), "/s", hw, Better::kLower, true,
-                   static_cast<double>(end - start->second) * 1000.0 / static_cast<double>(w.ms)};
+      if (!FindCounterKind(m.name) || m.went_back()) continue;
+      NodeFigure f{absl::StrCat(m.name, " /s"), "/s", hw, Better::kLower, true,
+                   static_cast<double>(m.delta()) * 1000.0 / static_cast<double>(w.ms)};
       auto [it, fresh] = figures->emplace(std::make_pair(f.name, hw), f);
       if (!fresh) it->second.value = std::max(it->second.value, f.value);
     }
