@@ -21,12 +21,12 @@ FLEET_NODES=(1 2 3 4 5 6)
 FLEET_ARGS=(--plan "$PLANS/fleet_node.plan" --skip 'hung-qp,sge-page-crossing,cq-overrun,memory-budget' --window 1)
 
 fleet_up() {
-  local n a b
+  local n a b mtu
   for n in "${FLEET_NODES[@]}"; do
-    a=fn${n}a b=fn${n}b
+    a=fn${n}a b=fn${n}b mtu=9000
+    [[ $n == 3 ]] && mtu=1500
     ip link add "$a" type veth peer name "$b" || return 1
-    ip link set "$a" mtu $([[ $n == 3 ]] && echo 1500 || echo 9000)
-    ip link set "$b" mtu $([[ $n == 3 ]] && echo 1500 || echo 9000)
+    ip link set "$a" mtu "$mtu" && ip link set "$b" mtu "$mtu" || return 1
     sysctl -qw "net.ipv4.conf.$a.accept_local=1" "net.ipv4.conf.$a.rp_filter=0"
     ip addr add "198.18.$((20 + n)).1/24" dev "$a" || return 1
     ip addr add "198.18.$((20 + n)).2/24" dev "$b" || return 1
@@ -62,7 +62,7 @@ fleet_node() {
 
 run_fleet() {
   [[ -x "$RDMACHECK" ]] || return 0
-  local d=$OUT/fleet n x rc t0 t1 secs
+  local d=$OUT/fleet n x rc t0 secs
   mkdir -p "$d"
   topo_ensure 9000 0 && npd_budget
   if ! fleet_up; then
@@ -84,9 +84,8 @@ run_fleet() {
     fleet_node "$n" -d "fleet$n" -x "$x" --plan "$PLANS/fleet_node.plan" --format=npd \
       --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget --window=1 --check-deadline=3 \
       >"$d/node$n.npd" 2>>"$d/node$n.err" || rc=$?
-    t1=$(uptime_s)
+    secs=$(seconds_since "$t0")
     echo "$rc" >"$d/node$n.npd.rc"
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
     echo "TIME: fleet node$n npd run ${secs}s"
     echo "fleet: node$n npd exit $rc: $(head -c 100 "$d/node$n.npd")"
     # Prometheus files of a healthy and an odd node are enough for promtool
@@ -106,14 +105,14 @@ run_fleet() {
 # gather read eight devices' GID tables), three times: the median must fit.
 # Then where the time goes (TIME lines only).
 npd_budget() {
-  local i t0 t1 what
+  local t0 what
   local -a secs=()
+  # shellcheck disable=SC2054  # the commas are --skip's list
   local -a npd=(-d rxe0 --format=npd --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget --window=1 --check-deadline=3)
-  for i in 1 2 3; do
+  for _ in 1 2 3; do
     t0=$(uptime_s)
     timeout 60 "$RDMACHECK" "${npd[@]}" >/dev/null 2>&1
-    t1=$(uptime_s)
-    secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+    secs+=("$(seconds_since "$t0")")
   done
   local med
   med=$(printf '%s\n' "${secs[@]}" | sort -n | sed -n 2p)
@@ -133,8 +132,7 @@ npd_budget() {
     t0=$(uptime_s)
     # shellcheck disable=SC2086
     timeout 60 "$RDMACHECK" ${what#*|} >/dev/null 2>&1
-    t1=$(uptime_s)
-    echo "TIME: npd breakdown ${what%%|*} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')s"
+    echo "TIME: npd breakdown ${what%%|*} $(seconds_since "$t0")s"
   done
 }
 

@@ -17,6 +17,8 @@ RDMACHECK=${RDMACHECK:-$SHARE/bin/rdmacheck}
 GUEST_STEP_TIMEOUT=${GUEST_STEP_TIMEOUT:-120}   # seconds, per rdmacheck run
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# seconds_since T0: seconds from T0 (an uptime_s) to now, two decimals.
+seconds_since() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # record VERDICT NAME [DETAIL]: VERDICT is PASS, FAIL, XFAIL, XPASS or SKIP.
 record() {

@@ -64,15 +64,13 @@ undo() {
     record FAIL "$scn: the client's QP shows the packets rxe1 never received" \
       "$(jq -c '[.qps[] | select(.comm == "ib_write_bw") | .reason]' "$json" 2>&1 | head -c 400)"
   fi
-  local t0 t1
+  local t0
   t0=$(uptime_s)
   "$RDMACHECK" watch --count 2 --interval 1 >"$OUT/scenarios/$scn.watch.txt" 2>&1
-  t1=$(uptime_s)
-  echo "TIME: watch --count 2 --interval 1 took $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}')s"
+  echo "TIME: watch --count 2 --interval 1 took $(seconds_since "$t0")s"
   t0=$(uptime_s)
   rdma -j -d res show qp >/dev/null
-  t1=$(uptime_s)
-  echo "TIME: one rdma -j -d res show qp took $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}')s"
+  echo "TIME: one rdma -j -d res show qp took $(seconds_since "$t0")s"
   sed 's/^/  watch: /' "$OUT/scenarios/$scn.watch.txt" | head -20
   # With the rule gone the retries get through: what the dump shows then.
   nft delete table inet rdmacheck_fault
