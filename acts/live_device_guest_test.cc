@@ -119,5 +119,35 @@ TEST_F(LiveGuestTest, GatherWithVerbsFillsLimitsAndPort) {
   EXPECT_EQ(v.host.sysfs_infiniband, true);
 }
 
+// The gather reads only the GID indices ibv_query_gid_table reports as valid;
+// a gather without verbs scans every index sysfs lists. Both must see the
+// same table (gid, type, netdev) on every port of every device.
+TEST_F(LiveGuestTest, GidTableFromVerbsIndicesMatchesTheFullSysfsScan) {
+  ASSERT_OK_AND_ASSIGN(DeviceView fast, GatherLive(GatherOptions{}));
+  GatherOptions scan_opts;
+  scan_opts.use_verbs = false;
+  ASSERT_OK_AND_ASSIGN(DeviceView scan, GatherLive(scan_opts));
+  ASSERT_EQ(fast.devices.size(), scan.devices.size());
+  int compared = 0;
+  for (const DeviceInfo& d : scan.devices) {
+    const DeviceInfo* f = fast.Device(d.name);
+    ASSERT_NE(f, nullptr) << d.name;
+    for (const PortInfo& sp : d.ports) {
+      const PortInfo* fp = f->Port(sp.port_num);
+      ASSERT_NE(fp, nullptr) << d.name << " port " << sp.port_num;
+      EXPECT_EQ(fp->gids_known, sp.gids_known);
+      ASSERT_EQ(fp->gids.size(), sp.gids.size()) << d.name << " port " << sp.port_num;
+      for (size_t i = 0; i < sp.gids.size(); ++i) {
+        EXPECT_EQ(fp->gids[i].index, sp.gids[i].index);
+        EXPECT_EQ(fp->gids[i].gid, sp.gids[i].gid);
+        EXPECT_EQ(fp->gids[i].type, sp.gids[i].type);
+        EXPECT_EQ(fp->gids[i].netdev, sp.gids[i].netdev);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
+
 }  // namespace
 }  // namespace rdmacheck

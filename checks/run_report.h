@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checks/check.h"
+#include "util/phase_log.h"
 
 namespace rdmacheck {
 
@@ -38,7 +39,11 @@ struct RunReport {
   std::string source;      // DeviceView::source: "live", "profile:<path>", ...
   std::string plan;        // plan path, or "<default>"
   std::string started_at;  // RFC 3339 UTC
-  double seconds = 0;      // whole run
+  double seconds = 0;      // the checks, from the first's start to the last's end
+  // Where the run's time went, in order: startup (exec to main), the
+  // gather's parts or the profile, the plan, the checks (their sum is the
+  // run's wall time but for the report's rendering).
+  std::vector<Phase> phases;
   std::vector<ReportDevice> devices;
   std::vector<Result> results;
 

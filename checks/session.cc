@@ -28,11 +28,13 @@ double WindowSeconds(const Options& o) { return std::min(o.window_s, o.check_dea
 absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs) {
   RunInputs in;
   if (src.profile) {
+    PhaseTimer t(&in.phases, "profile");
     absl::StatusOr<DeviceView> v = ReadProfileFile(*src.profile);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);
   } else {
     GatherOptions g;
+    g.phases = &in.phases;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
     if (needs & kNeedsWindow) {
       g.window_s = WindowSeconds(src.options);
@@ -47,6 +49,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
         absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone())));
   }
   if (src.plan) {
+    PhaseTimer t(&in.phases, "plan");
     absl::StatusOr<Plan> p = ReadPlanFile(*src.plan);
     if (!p.ok()) return p.status();
     in.plan = *std::move(p);
@@ -87,6 +90,8 @@ RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Tim
   rep.plan = in.plan.path;
   rep.started_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", started, absl::UTCTimeZone());
   rep.seconds = seconds;
+  rep.phases = in.phases.phases();
+  rep.phases.push_back({"checks", seconds});
   for (const DeviceInfo& d : in.view.devices) {
     rep.devices.push_back({d.name, d.driver.value_or(""), d.fw_ver.value_or(""), d.node_guid.value_or("")});
   }

@@ -23,6 +23,7 @@
 #include "checks/run_report.h"
 #include "facts/device_view.h"
 #include "plan/plan.h"
+#include "util/phase_log.h"
 #include "verbs/context.h"
 
 namespace rdmacheck {
@@ -39,6 +40,9 @@ struct RunInputs {
   DeviceView view;
   Plan plan;
   Options options;
+  // Where loading them took its time (the gather's parts, the plan); the
+  // report's phases start with these.
+  PhaseLog phases;
 };
 
 // The union of what `checks` need (CheckNeeds bits).

@@ -36,6 +36,7 @@
 #include "checks/run_report.h"
 #include "report/text.h"
 #include "util/output_file.h"
+#include "util/phase_log.h"
 
 namespace rdmacheck {
 namespace {
@@ -79,7 +80,16 @@ int RunList(const CliFlags& f, const std::string& prog, const char* only_check) 
   return Emit(f, prog, out.str()) ? kExitOk : kExitUsage;
 }
 
-int RunCapture(const CliFlags& f, const std::string& prog) {
+// The run's phases with "startup" (exec to main) in front.
+void AddStartup(std::optional<double> startup, RunInputs* in) {
+  if (!startup) return;
+  PhaseLog phases;
+  phases.Add("startup", *startup);
+  phases.Append(in->phases);
+  in->phases = std::move(phases);
+}
+
+int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double> startup) {
   // A capture records every fact, rulesets included, and a counter window
   // when asked for one.
   absl::StatusOr<RunInputs> in =
@@ -91,6 +101,8 @@ int RunCapture(const CliFlags& f, const std::string& prog) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
                                                in->view.source));
   }
+  AddStartup(startup, &*in);
+  if (f.timing) std::cerr << RenderTiming(in->phases.phases(), {});
   // -d: the file is about that device alone (docs/profile-format.md).
   return Emit(f, prog, WriteProfile(f.device ? OnlyDevice(in->view, *f.device) : in->view)) ? kExitOk : kExitUsage;
 }
@@ -194,6 +206,7 @@ InputSources SourcesFrom(const CliFlags& f) {
 }
 
 int RdmacheckMain(int argc, char** argv, const char* only_check) {
+  const std::optional<double> startup = ProcessAgeSeconds();
   std::string prog = argc > 0 ? argv[0] : "rdmacheck";
   if (size_t slash = prog.rfind('/'); slash != std::string::npos) prog = prog.substr(slash + 1);
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -213,7 +226,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
                                 absl::StrCat("this program runs only ", only_check,
                                              "; --checks and --skip belong to rdmacheck")));
   if (f.command == "list") return RunList(f, prog, only_check);
-  if (f.command == "capture") return RunCapture(f, prog);
+  if (f.command == "capture") return RunCapture(f, prog, startup);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
@@ -257,6 +270,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (!in.ok()) {
     return NpdAware(f, InputError(prog, in.status()), in.status());
   }
+  AddStartup(startup, &*in);
   int code;
   RunReport rep;
   if (f.peer) {
@@ -284,6 +298,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   } else {
     text = RenderTextReport(f, rep);
   }
+  if (f.timing) std::cerr << RenderTiming(rep.phases, rep.results);
   if (!Emit(f, prog, text)) return kExitUsage;
   return code;
 }

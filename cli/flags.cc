@@ -63,6 +63,9 @@ CommandLine MainCommandLine(CliFlags* f, bool logs) {
             "compare with and probe across to `rdmacheck serve` on\n"
             "HOST (default port 18516; docs/peer-mode.md)")
       .Choice("--color", &f->color, {"auto", "always", "never"}, "auto (default: on a terminal), always, never")
+      .Switch("--timing", &f->timing,
+              "print to stderr where the time went: startup, each part\n"
+              "of the gather, each check (also in --format=json: phases)")
       .Switch("--version", &f->version, "print the version and exit");
   if (logs) cl.Args("LOG", &f->rest, "report: logs for explain's findings");
   return cl;

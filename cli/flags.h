@@ -39,6 +39,7 @@ struct CliFlags {
   double window_s = 0;
   bool help = false;                     // -h, --help
   bool version = false;                  // --version
+  bool timing = false;                   // --timing: where the time went, on stderr
   // Arguments after a subcommand that takes its own (explain, diag), or
   // report's log files.
   std::vector<std::string> rest;

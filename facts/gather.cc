@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -22,10 +23,11 @@ using gather_internal::ReadDevice;
 using gather_internal::ReadDeviceAccess;
 using gather_internal::ReadHost;
 using gather_internal::ReadNetdev;
-using gather_internal::ReadRulesets;
+using gather_internal::RulesetReader;
 using gather_internal::Roots;
 using gather_internal::Udp4791Socket;
 using gather_internal::UverbsByIbdev;
+using gather_internal::ValidGidIndices;
 
 absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   DeviceView view;
@@ -39,12 +41,26 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
     }
     names = {*opts.only_device};
   }
+  // The tools see the running host, not a fixture tree. Started first: they
+  // run while sysfs is read.
+  std::optional<RulesetReader> rulesets;
+  if (opts.live_host && opts.read_rulesets) rulesets.emplace();
   std::map<std::string, std::string> uverbs = UverbsByIbdev(roots.sys);
+  // Each device is opened once for the gather (and, inside a Session, for
+  // the run).
+  verbs::ContextCache contexts;
   for (const std::string& name : names) {
-    DeviceInfo dev = ReadDevice(roots.sys, name, uverbs);
+    std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.gid-indices " + name);
+    std::optional<std::map<int, std::vector<int>>> valid;
+    if (opts.use_verbs) valid = ValidGidIndices(name);
+    t.emplace(opts.phases, "gather.sysfs " + name);
+    DeviceInfo dev = ReadDevice(roots.sys, name, uverbs, valid ? &*valid : nullptr);
+    t.emplace(opts.phases, "gather.verbs " + name);
     if (opts.use_verbs) QueryVerbs(&dev, &view.provenance);
+    t.reset();
     view.devices.push_back(std::move(dev));
   }
+  std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.netdevs");
 
   // Netdevs the devices are bound to, and those their GIDs name.
   std::set<std::string> bound;
@@ -58,11 +74,15 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // getifaddrs sees the running host, so only when the tree is its own.
   if (opts.live_host) ReadAddresses(&view.netdevs);
 
+  t.emplace(opts.phases, "gather.host");
   view.host = ReadHost(roots, std::vector<std::string>(bound.begin(), bound.end()));
-  // The tools see the running host, not a fixture tree.
-  if (opts.live_host && opts.read_rulesets) ReadRulesets(&view.host, &view.provenance);
+  // What is left of their time after the reads above.
+  t.emplace(opts.phases, "gather.rulesets");
+  if (rulesets) rulesets->Finish(&view.host, &view.provenance);
+  t.emplace(opts.phases, "gather.access");
   view.host.udp4791_socket = Udp4791Socket(roots.proc);
   ReadDeviceAccess(roots, view.devices, &view.host);
+  t.reset();
   // No device, nothing to watch: the window would only cost its length.
   if (opts.window_s && !view.devices.empty()) {
     LinkWindowOptions w;
@@ -70,6 +90,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
     // A fixture tree's devices are not this host's to open.
     w.watch_events = opts.use_verbs && opts.live_host;
     w.only_device = opts.window_device;
+    PhaseTimer window(opts.phases, "gather.window");
     SampleLinkWindow(roots.sys, w, &view);
   }
   return view;

@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "facts/device_view.h"
+#include "util/phase_log.h"
 
 namespace rdmacheck {
 
@@ -56,6 +57,9 @@ struct GatherOptions {
   std::optional<double> window_s;
   // The window for this device alone (a run's -d); unset: every device.
   std::optional<std::string> window_device;
+  // Where each part of the gather's time went ("gather.sysfs rxe0", ...);
+  // null: not timed.
+  PhaseLog* phases = nullptr;
 };
 
 // source = "live". Fails only for a missing only_device.

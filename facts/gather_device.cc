@@ -26,7 +26,8 @@ std::optional<std::string> TransportOf(const std::string& node_type) {
   return std::nullopt;
 }
 
-PortInfo ReadPort(const SysfsReader& sys, const std::string& dev, const std::string& pdir, int num) {
+PortInfo ReadPort(const SysfsReader& sys, const std::string& dev, const std::string& pdir, int num,
+                  const std::vector<int>* valid_gids) {
   PortInfo p;
   p.port_num = num;
   if (auto s = sys.ReadValue(JoinPath(pdir, "state"))) p.state = StripSysfsNumber(*s);
@@ -38,7 +39,12 @@ PortInfo ReadPort(const SysfsReader& sys, const std::string& dev, const std::str
   const bool ib_link = p.link_layer.has_value() && *p.link_layer == "InfiniBand";
 
   const std::string gids = JoinPath(pdir, "gids");
-  if (sys.ListDir(gids).has_value()) {
+  if (valid_gids != nullptr) {
+    p.gids_known = true;
+    for (int i : *valid_gids) {
+      if (std::optional<GidEntry> g = ReadPortGid(sys, pdir, i, ib_link)) p.gids.push_back(*std::move(g));
+    }
+  } else if (sys.ListDir(gids).has_value()) {
     p.gids_known = true;
     for (int i : sys.ListNumbered(gids)) {
       if (std::optional<GidEntry> g = ReadPortGid(sys, pdir, i, ib_link)) p.gids.push_back(*std::move(g));
@@ -66,7 +72,8 @@ std::map<std::string, std::string> UverbsByIbdev(const SysfsReader& sys) {
 }
 
 DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
-                      const std::map<std::string, std::string>& uverbs) {
+                      const std::map<std::string, std::string>& uverbs,
+                      const std::map<int, std::vector<int>>* valid_gids) {
   const std::string d = JoinPath("class/infiniband", name);
   DeviceInfo dev;
   dev.name = name;
@@ -91,7 +98,12 @@ DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
   if (u != uverbs.end()) dev.uverbs = u->second;
 
   for (int num : sys.ListNumbered(JoinPath(d, "ports"))) {
-    dev.ports.push_back(ReadPort(sys, name, JoinPath(d, "ports/" + std::to_string(num)), num));
+    const std::vector<int>* valid = nullptr;
+    if (valid_gids != nullptr) {
+      auto it = valid_gids->find(num);
+      if (it != valid_gids->end()) valid = &it->second;
+    }
+    dev.ports.push_back(ReadPort(sys, name, JoinPath(d, "ports/" + std::to_string(num)), num, valid));
   }
   ReadPciFacts(sys, &dev);
   dev.netdev = parent;

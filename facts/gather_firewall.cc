@@ -17,25 +17,46 @@
 
 namespace rdmacheck::gather_internal {
 
-void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance) {
-  const std::pair<const char*, std::vector<std::string>> kTools[] = {
+namespace {
+
+struct Tool {
+  const char* source;
+  std::vector<std::string> argv;
+};
+
+const std::vector<Tool>& Tools() {
+  static const std::vector<Tool>* tools = new std::vector<Tool>{
       {"nft", {"nft", "list", "ruleset"}},
       {"iptables-nft", {"iptables-nft-save"}},
       {"iptables-legacy", {"iptables-legacy-save"}},
       {"ip6tables-nft", {"ip6tables-nft-save"}},
       {"ip6tables-legacy", {"ip6tables-legacy-save"}},
   };
-  // All five at once: each is a fork+exec that mostly waits (hundreds of ms
-  // under emulation), so the gather pays for the slowest, not the sum.
-  constexpr size_t kN = sizeof(kTools) / sizeof(kTools[0]);
-  std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results(kN);
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < kN; ++i)
-    threads.emplace_back([&, i] { results[i] = RunSubprocess(kTools[i].second, 3.0); });
-  for (std::thread& t : threads) t.join();
-  for (size_t i = 0; i < kN; ++i) {
-    const char* source = kTools[i].first;
-    absl::StatusOr<SubprocessResult>& r = *results[i];
+  return *tools;
+}
+
+}  // namespace
+
+// All five at once, and beside the rest of the gather: each is a fork+exec
+// that mostly waits (hundreds of ms under emulation), so the gather pays for
+// the slowest, and only for what the sysfs reads do not cover.
+RulesetReader::RulesetReader() : results_(Tools().size()) {
+  for (size_t i = 0; i < Tools().size(); ++i)
+    threads_.emplace_back([this, i] { results_[i] = RunSubprocess(Tools()[i].argv, 3.0); });
+}
+
+RulesetReader::~RulesetReader() {
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
+}
+
+void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
+  for (size_t i = 0; i < Tools().size(); ++i) {
+    if (!results_[i]) continue;  // Finish called twice
+    const char* source = Tools()[i].source;
+    absl::StatusOr<SubprocessResult>& r = *results_[i];
     std::string why;
     if (!r.ok()) {
       why = std::string(r.status().message());
@@ -48,6 +69,7 @@ void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance) {
     }
     provenance->push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
   }
+  results_.assign(Tools().size(), std::nullopt);
 }
 
 // Local address "0100007F:12B7": the port is the hex after the last colon

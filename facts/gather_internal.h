@@ -6,11 +6,15 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "absl/status/statusor.h"
 
 #include "facts/device_view.h"
 #include "facts/gather.h"
 #include "facts/sysfs.h"
+#include "util/subprocess.h"
 
 namespace rdmacheck::gather_internal {
 
@@ -26,14 +30,23 @@ struct Roots {
 std::map<std::string, std::string> UverbsByIbdev(const SysfsReader& sys);
 // class/infiniband/<name> with its ports; the netdev from rxe's "parent" or
 // the first GID that names one.
+// valid_gids: the GID indices in use per port (ValidGidIndices); null: every
+// index sysfs lists is read (rxe lists 1024 per port, nearly all empty).
 DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
-                      const std::map<std::string, std::string>& uverbs);
+                      const std::map<std::string, std::string>& uverbs,
+                      const std::map<int, std::vector<int>>* valid_gids = nullptr);
 
 // ---- gather_verbs.cc: device and port limits from libibverbs. ----
 
 // Opens the device and applies ibv_query_device_ex / ibv_query_port; what
 // fails is said in a provenance line and the sysfs facts stay.
 void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance);
+
+// The indices of each port's valid GIDs from ibv_query_gid_table, so that
+// sysfs is read for those alone (their gid, type and netdev still come from
+// sysfs, as for a fixture tree). nullopt when the device cannot be opened or
+// queried: then every index is read.
+std::optional<std::map<int, std::vector<int>>> ValidGidIndices(const std::string& dev);
 
 // ---- gather_netdev.cc: the netdevs the devices are bound to. ----
 
@@ -55,9 +68,22 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 
 // ---- gather_firewall.cc: what decides whether RoCE v2 (UDP 4791) gets in. ----
 
-// nft and the four iptables-save variants, each through RunSubprocess; a
-// tool that cannot be read is a provenance line.
-void ReadRulesets(HostInfo* h, std::vector<std::string>* provenance);
+// nft and the four iptables-save variants, each through RunSubprocess in a
+// thread of its own, started at construction: the tools run while the
+// gather reads sysfs, and Finish waits for them. A tool that cannot be read
+// is a provenance line. The destructor waits for any thread still running.
+class RulesetReader {
+ public:
+  RulesetReader();
+  ~RulesetReader();
+  RulesetReader(const RulesetReader&) = delete;
+  RulesetReader& operator=(const RulesetReader&) = delete;
+  void Finish(HostInfo* h, std::vector<std::string>* provenance);
+
+ private:
+  std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results_;
+  std::vector<std::thread> threads_;
+};
 // A socket bound to local port 4791 in /proc/net/udp or udp6; nullopt when
 // neither could be read.
 std::optional<bool> Udp4791Socket(const SysfsReader& proc);

@@ -1,7 +1,9 @@
 // Device and port limits from libibverbs, over what sysfs gave.
 #include <infiniband/verbs.h>
 
+#include <algorithm>
 #include <climits>
+#include <map>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -47,6 +49,27 @@ void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance) {
     }
     ApplyPortAttr(*pa, port);
   }
+}
+
+std::optional<std::map<int, std::vector<int>>> ValidGidIndices(const std::string& dev) {
+  absl::StatusOr<verbs::Context> ctx = verbs::Context::Open(dev);
+  if (!ctx.ok()) return std::nullopt;
+  absl::StatusOr<ibv_device_attr_ex> attr = ctx->QueryDeviceEx();
+  if (!attr.ok()) return std::nullopt;
+  size_t max_entries = 0;
+  std::map<int, std::vector<int>> out;
+  for (int num = 1; num <= attr->orig_attr.phys_port_cnt; ++num) {
+    absl::StatusOr<ibv_port_attr> pa = ctx->QueryPort(static_cast<uint8_t>(num));
+    if (!pa.ok()) return std::nullopt;
+    max_entries += static_cast<size_t>(pa->gid_tbl_len);
+    out[num];  // a port with no valid GID still has its (empty) list
+  }
+  if (max_entries == 0) return std::nullopt;
+  absl::StatusOr<std::vector<ibv_gid_entry>> table = ctx->QueryGidTable(max_entries);
+  if (!table.ok()) return std::nullopt;
+  for (const ibv_gid_entry& e : *table) out[static_cast<int>(e.port_num)].push_back(static_cast<int>(e.gid_index));
+  for (auto& [port, idx] : out) std::sort(idx.begin(), idx.end());
+  return out;
 }
 
 }  // namespace gather_internal

@@ -59,6 +59,9 @@ std::string RenderJson(const RunReport& rep) {
   j["plan"] = rep.plan;
   j["started_at"] = rep.started_at;
   j["seconds"] = rep.seconds;
+  Json phases = Json::array();
+  for (const Phase& p : rep.phases) phases.push_back(Json{{"name", p.name}, {"seconds", p.seconds}});
+  j["phases"] = std::move(phases);
   j["devices"] = std::move(devices);
   j["summary"] = Json{{"pass", rep.Count(Verdict::kPass)},
                       {"warn", rep.Count(Verdict::kWarn)},

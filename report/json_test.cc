@@ -33,13 +33,25 @@ TEST(RenderJsonTest, TopLevelFields) {
   EXPECT_EQ(j.at("plan"), "<default>");
   EXPECT_EQ(j.at("started_at"), "2026-11-29T09:30:00Z");
   EXPECT_DOUBLE_EQ(j.at("seconds").get<double>(), 0.012);
-  EXPECT_EQ(j.size(), 11u) << "a new top-level field needs docs/output-formats.md";
+  EXPECT_EQ(j.size(), 12u) << "a new top-level field needs docs/output-formats.md";
+}
+
+TEST(RenderJsonTest, PhasesInRunOrderWithTheirSeconds) {
+  const Json j = Json::parse(RenderJson(SampleReport()));
+  const Json& p = j.at("phases");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p.at(0).at("name"), "startup");
+  EXPECT_DOUBLE_EQ(p.at(0).at("seconds").get<double>(), 0.01);
+  EXPECT_EQ(p.at(1).at("name"), "gather.sysfs rxe0");
+  EXPECT_EQ(p.at(2).at("name"), "checks");
+  EXPECT_DOUBLE_EQ(p.at(2).at("seconds").get<double>(), 0.012);
+  EXPECT_EQ(p.at(0).size(), 2u);
 }
 
 TEST(RenderJsonTest, KeysInDocumentedOrder) {
   const auto j = nlohmann::ordered_json::parse(RenderJson(SampleReport()));
   EXPECT_THAT(Keys(j), ElementsAre("schema_version", "tool", "host", "kernel", "source", "plan",
-                                   "started_at", "seconds", "devices", "summary", "checks"));
+                                   "started_at", "seconds", "phases", "devices", "summary", "checks"));
   EXPECT_THAT(Keys(j.at("checks").at(0)),
               ElementsAre("id", "verdict", "title", "evidence", "notes", "remediation",
                           "skip_reason", "seconds"));

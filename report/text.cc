@@ -1,5 +1,6 @@
 #include "report/text.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -143,6 +144,16 @@ void RenderText(const RunReport& rep, std::ostream& out, bool color) {
   for (const Result& r : rep.results) p.Block(r);
   p.Remediations(rep);
   p.Summary(rep);
+}
+
+std::string RenderTiming(const std::vector<Phase>& phases, const std::vector<Result>& results) {
+  std::string out;
+  for (const Phase& p : phases) absl::StrAppend(&out, "timing: ", p.name, " ", FormatSeconds(p.seconds, 3), " s\n");
+  std::vector<const Result*> slow;
+  for (const Result& r : results) slow.push_back(&r);
+  std::stable_sort(slow.begin(), slow.end(), [](const Result* a, const Result* b) { return a->seconds > b->seconds; });
+  for (const Result* r : slow) absl::StrAppend(&out, "timing: check ", r->id, " ", FormatSeconds(r->seconds, 3), " s\n");
+  return out;
 }
 
 }  // namespace rdmacheck

@@ -10,6 +10,8 @@
 #define RDMACHECK_REPORT_TEXT_H_
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "checks/run_report.h"
 
@@ -19,6 +21,13 @@ namespace rdmacheck {
 // color=false writes no escape sequence at all, and control characters inside
 // the report's strings are always shown as "\xNN", never sent raw.
 void RenderText(const RunReport& rep, std::ostream& out, bool color);
+
+// --timing: where the run's time went, one phase per line, then the checks
+// slowest first (results may be empty: a capture has none).
+//   timing: startup 0.012 s
+//   timing: gather.sysfs rxe0 0.410 s
+//   timing: check sge-page-crossing 2.013 s
+std::string RenderTiming(const std::vector<Phase>& phases, const std::vector<Result>& results);
 
 }  // namespace rdmacheck
 

@@ -171,5 +171,20 @@ TEST(RenderTextTest, SkipWithoutReasonSaysSo) {
   EXPECT_EQ(Lines(Render(rep, false))[2], "      skipped: (no reason given)");
 }
 
+TEST(RenderTimingTest, PhasesInOrderThenChecksSlowestFirst) {
+  RunReport rep = SampleReport();
+  rep.results[0].seconds = 0.001;
+  rep.results[1].seconds = 2.0136;
+  rep.results[2].seconds = 0.25;
+  const std::string t = RenderTiming(rep.phases, rep.results);
+  EXPECT_THAT(t, ::testing::StartsWith("timing: startup 0.010 s\n"
+                                       "timing: gather.sysfs rxe0 0.004 s\n"
+                                       "timing: checks 0.012 s\n"
+                                       "timing: check port-active 2.014 s\n"
+                                       "timing: check "));
+  EXPECT_LT(t.find("check mtu-match 0.250 s"), t.find("check device-present 0.001 s"));
+  EXPECT_EQ(RenderTiming({}, {}), "");
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -133,6 +133,18 @@ absl::StatusOr<ibv_device_attr_ex> Context::QueryDeviceEx() const {
   return attr;
 }
 
+absl::StatusOr<std::vector<ibv_gid_entry>> Context::QueryGidTable(size_t max_entries) const {
+  if (!ctx_) return absl::FailedPreconditionError("Context: used after move");
+  std::vector<ibv_gid_entry> entries(max_entries);
+  ssize_t n = ibv_query_gid_table(ctx_.get(), entries.data(), entries.size(), 0);
+  if (n < 0) {
+    return VerbsError(absl::StrCat("ibv_query_gid_table(dev=", name_, " max_entries=", max_entries, ")"),
+                      static_cast<int>(-n));
+  }
+  entries.resize(static_cast<size_t>(n));
+  return entries;
+}
+
 absl::StatusOr<ibv_port_attr> Context::QueryPort(uint8_t port) const {
   if (!ctx_) return absl::FailedPreconditionError("Context: used after move");
   ibv_port_attr attr;

@@ -78,6 +78,10 @@ class Context {
   // the rest zero) where the provider lacks the extended verb.
   absl::StatusOr<ibv_device_attr_ex> QueryDeviceEx() const;
   absl::StatusOr<ibv_port_attr> QueryPort(uint8_t port) const;
+  // ibv_query_gid_table: the valid entries of every port, at most
+  // max_entries (one ioctl where the kernel has it; rdma-core reads sysfs
+  // itself where not).
+  absl::StatusOr<std::vector<ibv_gid_entry>> QueryGidTable(size_t max_entries) const;
 
  private:
   Context(std::string name, std::shared_ptr<ibv_context> ctx)

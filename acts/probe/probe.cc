@@ -67,9 +67,11 @@ absl::Status SetUp(const ProbeRequest& req, ProbeEnd* a, ProbeEnd* b, WrLayouts*
 // One WR from a to b: the message written and the target pre-filled, the
 // receive (SEND) and the send posted, both completions awaited within the
 // deadline, the counters around it, every byte compared. True when the WR
-// failed (the probe stops there).
+// failed (the probe stops there). *ca, *cb: both ends' counters before the WR
+// (the previous WR's after: nothing between two WRs sends a packet, so one
+// reading serves both), replaced with those after it.
 bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const SgeLayout& l, WrOutcome* w,
-           bool* interrupted) {
+           bool* interrupted, std::optional<Counters>* ca, std::optional<Counters>* cb) {
   const Region& src = w->spec.straddle >= kPage2M ? *a.send_huge : *a.send_4k;
   w->sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w->spec.straddle);
   std::vector<ibv_sge> sges = WriteMessage(l, src.buf.data(), src.mr.lkey(), w->index);
@@ -77,7 +79,6 @@ bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const 
   PrefillTarget(dst, w->index, l.total_bytes);
 
   w->qp_state_before = QpStateOf(a);
-  std::optional<Counters> ca = SnapCounters(req.sysfs_root, a), cb = SnapCounters(req.sysfs_root, b);
   const bool send = w->spec.op == ProbeOp::kSend;
   if (send) {
     if (absl::Status s = PostProbeRecv(b, 1000 + w->index); !s.ok()) {
@@ -109,8 +110,10 @@ bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const 
     }
   }
   std::optional<Counters> ca2 = SnapCounters(req.sysfs_root, a), cb2 = SnapCounters(req.sysfs_root, b);
-  if (ca && ca2) w->local_delta = CounterDelta(*ca, *ca2);
-  if (cb && cb2) w->peer_delta = CounterDelta(*cb, *cb2);
+  if (*ca && ca2) w->local_delta = CounterDelta(**ca, *ca2);
+  if (*cb && cb2) w->peer_delta = CounterDelta(**cb, *cb2);
+  *ca = std::move(ca2);
+  *cb = std::move(cb2);
   if (w->state == WrState::kCompleted) {
     w->first_mismatch = FirstMismatch(dst, w->index, l.total_bytes);
     w->verified = !w->first_mismatch;
@@ -167,13 +170,14 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
   if (before_b) r.peer_counters_before = *before_b;
 
   bool failed = false;
+  std::optional<Counters> last_a = before_a, last_b = before_b;
   for (size_t i = 0; i < r.wrs.size() && !failed; ++i) {
     if (!lay.layouts[i] || !r.wrs[i].skip_reason.empty()) continue;
     if (g_interrupted.load()) {
       r.interrupted = true;
       break;
     }
-    failed = RunWr(req, a, b, *lay.layouts[i], &r.wrs[i], &r.interrupted);
+    failed = RunWr(req, a, b, *lay.layouts[i], &r.wrs[i], &r.interrupted, &last_a, &last_b);
   }
   // After a failure, give the QP-fatal / CQ-error events a moment to land.
   const double ev_wait = failed ? 0.05 : 0.0;

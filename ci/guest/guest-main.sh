@@ -5,7 +5,8 @@
 #   2. the gtest binaries tagged "guest" (tests/manifest.tsv), one result per
 #      test case;
 #   3. the scenarios (scenarios/NN-name.sh), one result per expectation;
-#   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/.
+#   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/;
+#   5. the fleet (fleet.bash); 6. the time-to-verdict bench (bench.bash).
 # Prints one line per result and ends with exactly "N passed, M failed";
 # exits 1 when anything failed.
 set -u
@@ -16,6 +17,11 @@ mkdir -p "$OUT/scenarios" "$OUT/captures" "$OUT/tests"
 PLANS=$SHARE/plans
 FIXTURES=$SHARE/fixtures
 echo "== guest-main at $(uptime_s)s, kernel $(uname -r)"
+# The share's binaries into the guest's root (lib.sh says why).
+mkdir -p /usr/local/bin
+for b in rdmacheck checks_live model_grid; do
+  [[ -x "$SHARE/bin/$b" ]] && install -m 755 "$SHARE/bin/$b" "/usr/local/bin/$b"
+done
 printf 'step\tseconds\n' >"$OUT/timings.tsv"
 
 # timed NAME CMD...: runs CMD, prints and keeps its wall time.
@@ -251,7 +257,7 @@ run_scenarios() {
 # check against this host's devices. On the healthy pair its XML must hold a
 # testcase for every check and no failure.
 run_live_suite() {
-  local bin=$SHARE/bin/checks_live xml=$OUT/tests/checks_live.xml log=$OUT/tests/checks_live.log rc=0
+  local bin=/usr/local/bin/checks_live xml=$OUT/tests/checks_live.xml log=$OUT/tests/checks_live.log rc=0
   [[ -x "$bin" ]] || { record FAIL "live suite" "no checks_live binary in the share"; return 0; }
   topo_ensure 9000 0 || { record FAIL "live suite" "topology"; return 0; }
   RDMACHECK_DEVICE=rxe0 RDMACHECK_PLAN=$SHARE/plans/rxe_healthy.plan \
@@ -273,7 +279,7 @@ run_live_suite() {
 # granted cap and every EINVAL must agree ("agree N/N"). Depths above 64 Ki
 # WRs are left out: each would allocate a real queue of that size.
 run_model_grid() {
-  local bin=$SHARE/bin/model_grid log=$OUT/tests/model_grid.log rc=0 line n m
+  local bin=/usr/local/bin/model_grid log=$OUT/tests/model_grid.log rc=0 line n m
   [[ -x "$bin" ]] || { record FAIL "model grid" "no model_grid binary in the share"; return 0; }
   topo_ensure 9000 0 || { record FAIL "model grid" "topology"; return 0; }
   timeout -k 5 300 "$bin" --max_wr_tested=65536 rxe0 >"$log" 2>&1 || rc=$?
@@ -325,15 +331,28 @@ run_captures() {
 
 # --- 5. fleet: six simulated nodes (fleet.bash) --------------------------------
 source "$SHARE/fleet.bash"
+# --- 6. bench: time to verdict against the manual tools (bench.bash) ----------
+source "$SHARE/bench.bash"
+
+# step NAME FUNC: FUNC, timed, unless GUEST_STEPS (run.sh --steps) is set and
+# NAME does not match it.
+step() {
+  if [[ -n "${GUEST_STEPS:-}" && "$1" != $GUEST_STEPS ]]; then
+    echo "== step $1 not selected (--steps '$GUEST_STEPS')"
+    return 0
+  fi
+  timed "$1" "$2"
+}
 
 timed smoke smoke
 if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
-  timed gtests run_gtests
-  timed scenarios run_scenarios
-  timed live-suite run_live_suite
-  timed model-grid run_model_grid
-  timed captures run_captures
-  timed fleet run_fleet
+  step gtests run_gtests
+  step scenarios run_scenarios
+  step live-suite run_live_suite
+  step model-grid run_model_grid
+  step captures run_captures
+  step fleet run_fleet
+  step bench run_bench
 fi
 topo_down
 echo "== guest-main done at $(uptime_s)s"

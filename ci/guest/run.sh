@@ -16,7 +16,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-1200}
-OUTDIR="" SCENARIOS="" VERBOSE=0 SMOKE_ONLY=0 BUILD=1
+OUTDIR="" SCENARIOS="" STEPS="" VERBOSE=0 SMOKE_ONLY=0 BUILD=1
 
 usage() {
   sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -27,6 +27,9 @@ Options:
   --out DIR       where the guest's outputs are kept (default: a new
                   /tmp/rdmacheck-guest.XXXXXX/out)
   --scenarios G   only scenarios whose file name matches the glob G
+  --steps G       only the steps (after smoke) whose name matches the glob G:
+                  gtests, scenarios, live-suite, model-grid, captures, fleet,
+                  bench
   --smoke-only    topology and smoke checks only
   --no-build      use the binaries already in bazel-bin
   --verbose       stream the whole guest console, not only result lines
@@ -39,6 +42,7 @@ while (($#)); do
     --timeout) TIMEOUT=$2; shift 2 ;;
     --out) OUTDIR=$2; shift 2 ;;
     --scenarios) SCENARIOS=$2; shift 2 ;;
+    --steps) STEPS=$2; shift 2 ;;
     --smoke-only) SMOKE_ONLY=1; shift ;;
     --no-build) BUILD=0; shift ;;
     --verbose) VERBOSE=1; shift ;;
@@ -77,8 +81,12 @@ if ((BUILD)); then
   mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
   t "guest-tagged tests: ${TESTS[*]:-none}"
-  timeout 1800 bazel build --noshow_progress //:rdmacheck //checks:live //acts:model_grid >"$SHARE/out/bazel-build.log" 2>&1 ||
-    { hfail "bazel build //:rdmacheck //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  # rdmacheck as the README builds it for a node (-c opt: what the bench
+  # times); the test binaries as `bazel test` builds them.
+  timeout 1800 bazel build -c opt --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build -c opt //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  timeout 1800 bazel build --noshow_progress //checks:live //acts:model_grid >>"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   if ((${#TESTS[@]})); then
     timeout 1800 bazel build --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
       { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
@@ -87,8 +95,13 @@ else
   mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
 fi
-BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-bin
-[[ -x "$BIN/rdmacheck" ]] && cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
+BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-out/k8-fastbuild/bin
+OPT_BIN=$(bazel info -c opt bazel-bin 2>/dev/null) || OPT_BIN=$REPO/bazel-out/k8-opt/bin
+if [[ -x "$OPT_BIN/rdmacheck" ]]; then
+  cp "$OPT_BIN/rdmacheck" "$SHARE/bin/rdmacheck"
+elif [[ -x "$BIN/rdmacheck" ]]; then  # --no-build after a plain build
+  cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
+fi
 # The `bazel test //checks:live` suite (every check as a gtest case), run once on the real pair.
 [[ -x "$BIN/checks/live" ]] && cp "$BIN/checks/live" "$SHARE/bin/checks_live"
 # The rxe driver model against the real rxe on a grid of create-QP requests.
@@ -114,11 +127,12 @@ for label in "${TESTS[@]}"; do
 done
 
 # --- share ------------------------------------------------------------------------
-cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$SHARE/"
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$SHARE/"
 cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
 cp -r "$REPO/fixtures" "$SHARE/fixtures"
 {
   echo "GUEST_SCENARIOS='$SCENARIOS'"
+  echo "GUEST_STEPS='$STEPS'"
   echo "GUEST_ONLY_SMOKE=$SMOKE_ONLY"
 } >"$SHARE/env.sh"
 # The guest reads its settings from env.sh before guest-main.sh.

@@ -26,6 +26,7 @@ inline RunReport SampleReport() {
   rep.plan = "<default>";
   rep.started_at = "2026-11-29T09:30:00Z";
   rep.seconds = 0.012;
+  rep.phases = {{"startup", 0.01}, {"gather.sysfs rxe0", 0.004}, {"checks", 0.012}};
   rep.devices = {{"rxe0", "rxe", "", "5254:00ff:fe12:3456"}};
 
   Result pass;

@@ -6,7 +6,7 @@
 # runner does not take it for a scenario.
 #
 #   bash container-run.bash --devices --cap-ipc-lock --memlock unlimited --host-net \
-#     -- /mnt/share/bin/rdmacheck -d rxe0 --format=json
+#     -- /usr/local/bin/rdmacheck -d rxe0 --format=json
 #
 # Options (each one the docker flag it stands for):
 #   --devices              /dev/infiniband/uverbs* and rdma_cm  (--device=...)

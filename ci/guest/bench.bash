@@ -1,0 +1,143 @@
+# bench.bash: time to verdict. rdmacheck against the manual tool an
+# operator would type instead, on the guest's own pair (rxe0 on va, rxe1 on
+# vb, netdev MTU 9000), alternating the two in one boot, median of
+# GUEST_BENCH_RUNS (default 5) each. Sourced by guest-main.sh (step
+# "bench"); prints one table and writes $OUT/bench/time-to-verdict.tsv, and
+# each rdmacheck run's --timing lines (where its time went) as medians per
+# phase to $OUT/bench/phases.tsv.
+#
+#   pair                          rdmacheck                      manual tool
+#   capture                       rdmacheck capture              ibv_devinfo -v
+#   static                        rdmacheck --skip <live ones>   ibv_devinfo -v
+#   full                          rdmacheck (default plan)       ib_write_bw -n 200, rxe1 <- rxe0
+#   startup                       rdmacheck --version            (none)
+#
+# Times are wall clock from bash's EPOCHREALTIME (no fork to read the clock).
+
+BENCH_RUNS=${GUEST_BENCH_RUNS:-5}
+# The checks that send traffic or create queues live, and the two that watch
+# a window: what "static" leaves out.
+BENCH_STATIC_SKIP=hung-qp,sge-page-crossing,cq-overrun,memory-budget,link-health,pcie
+
+# bench_ms CMD...: runs CMD (output to /dev/null) and prints its wall time
+# in milliseconds; returns CMD's status.
+bench_ms() {
+  local t0=$EPOCHREALTIME rc=0
+  "$@" >/dev/null 2>&1 || rc=$?
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\n", (b - a) * 1000 }'
+  return $rc
+}
+
+# bench_wbw: one ib_write_bw -n 200 between rxe1 (server) and rxe0 (client),
+# from the server's start until both have exited. The client starts as soon
+# as the server listens (what an operator waits for before typing it).
+bench_wbw() {
+  local srv i
+  timeout -s KILL 60 ib_write_bw -d rxe1 -x 1 -n 200 -F >/dev/null 2>&1 &
+  srv=$!
+  for ((i = 0; i < 400; i++)); do
+    ss -ltn 2>/dev/null | grep -q ':18515 ' && break
+    sleep 0.02
+  done
+  timeout -s KILL 60 ib_write_bw -d rxe0 -x 1 -n 200 -F 198.18.0.2 >/dev/null 2>&1
+  local rc=$?
+  wait "$srv" || rc=$?
+  return $rc
+}
+
+bench_capture() { "$RDMACHECK" capture --timing -o "$BENCH_DIR/capture.profile" 2>"$BENCH_DIR/t.txt"; }
+
+# bench_timing NAME FILE: appends FILE's "timing: PHASE X s" lines to
+# $BENCH_DIR/phases.raw as NAME<TAB>PHASE<TAB>SECONDS.
+bench_timing() {
+  sed -n 's/^timing: \(.*\) \([0-9.]*\) s$/\1\t\2/p' "$2" | awk -v n="$1" -F'\t' '{ print n "\t" $1 "\t" $2 }' \
+    >>"$BENCH_DIR/phases.raw"
+}
+
+# median of the numbers on stdin.
+bench_median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
+
+run_bench() {
+  [[ -x "$RDMACHECK" ]] || { record FAIL "bench: rdmacheck binary in the share"; return 1; }
+  topo_ensure 9000 0 || { record FAIL "bench: topology"; return 1; }
+  BENCH_DIR=$OUT/bench
+  mkdir -p "$BENCH_DIR"
+  : >"$BENCH_DIR/phases.raw"
+  local raw=$BENCH_DIR/runs.tsv i ms
+  printf 'what\trun\tms\n' >"$raw"
+  # One untimed round first: page cache and the providers' first dlopen.
+  "$RDMACHECK" capture >/dev/null 2>&1
+  ibv_devinfo -v >/dev/null 2>&1
+  for ((i = 1; i <= BENCH_RUNS; i++)); do
+    ms=$(bench_ms ibv_devinfo -v); printf 'ibv_devinfo -v\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    ms=$(bench_ms bench_capture) || true
+    printf 'capture\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    bench_timing capture "$BENCH_DIR/t.txt"
+    ms=$(bench_ms "$RDMACHECK" --skip "$BENCH_STATIC_SKIP" --format=json -o "$BENCH_DIR/static.json") || true
+    printf 'static\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    jq -r '.phases[] | "timing: \(.name) \(.seconds) s"' "$BENCH_DIR/static.json" >"$BENCH_DIR/t.txt" 2>/dev/null
+    bench_timing static "$BENCH_DIR/t.txt"
+    ms=$(bench_ms bench_wbw); printf 'ib_write_bw -n 200\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    ms=$(bench_ms "$RDMACHECK" --format=json -o "$BENCH_DIR/full.json") || true
+    printf 'full\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    jq -r '(.phases[] | "timing: \(.name) \(.seconds) s"), (.checks[] | "timing: check \(.id) \(.seconds) s")' \
+      "$BENCH_DIR/full.json" >"$BENCH_DIR/t.txt" 2>/dev/null
+    bench_timing full "$BENCH_DIR/t.txt"
+    ms=$(bench_ms "$RDMACHECK" --version); printf 'version\t%d\t%s\n' "$i" "$ms" >>"$raw"
+  done
+  # Where the startup goes: the dynamic loader's own count.
+  LD_DEBUG=statistics "$RDMACHECK" --version 2>&1 >/dev/null | sed 's/^ *[0-9]*: *//' >"$BENCH_DIR/ld-statistics.txt"
+  echo "rdmacheck loads $(LD_TRACE_LOADED_OBJECTS=1 "$RDMACHECK" | wc -l) shared objects" >>"$BENCH_DIR/ld-statistics.txt"
+
+  local -A med
+  local what
+  for what in "ibv_devinfo -v" capture static "ib_write_bw -n 200" full version; do
+    med[$what]=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$raw" | bench_median)
+  done
+  {
+    printf 'pair\trdmacheck ms\tmanual ms\tratio\ttarget\n'
+    bench_row "capture vs ibv_devinfo -v" "${med[capture]}" "${med[ibv_devinfo -v]}" 2
+    bench_row "static checklist vs ibv_devinfo -v" "${med[static]}" "${med[ibv_devinfo -v]}" 2
+    bench_row "full checklist vs ib_write_bw -n 200" "${med[full]}" "${med[ib_write_bw -n 200]}" 1
+    printf 'rdmacheck --version\t%s\t\t\t\n' "${med[version]}"
+  } >"$BENCH_DIR/time-to-verdict.tsv"
+  awk -F'\t' '{ printf "%s\t%s\t%s\n", $1, $2, $3 }' "$BENCH_DIR/phases.raw" |
+    awk -F'\t' '{ k = $1 "\t" $2; n[k]++; v[k, n[k]] = $3 } END {
+      for (k in n) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i];
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        printf "%s\t%.3f\n", k, a[int((m + 1) / 2)] } }' | sort >"$BENCH_DIR/phases.tsv"
+  echo "== time to verdict, median of $BENCH_RUNS (ms; runs in out/bench/runs.tsv)"
+  bench_table "$BENCH_DIR/time-to-verdict.tsv"
+  echo "== where rdmacheck's time goes (median seconds per phase)"
+  bench_table "$BENCH_DIR/phases.tsv"
+  cat "$BENCH_DIR/ld-statistics.txt"
+  bench_record
+}
+
+# bench_table TSV: the file in aligned columns (the guest has no column(1)).
+bench_table() {
+  awk -F'\t' '{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } if (NF > nf) nf = NF }
+    END { for (r = 1; r <= NR; r++) { l = ""; for (i = 1; i <= nf; i++) l = l sprintf("%-" w[i] + 2 "s", c[r, i]); print l } }' "$1"
+}
+
+# bench_row NAME RDMACHECK_MS MANUAL_MS TARGET: one row of the table.
+bench_row() {
+  local ratio
+  ratio=$(awk -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "" }')
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$ratio" "$4"
+}
+
+# bench_record: one result per pair.
+bench_record() {
+  local name r m ratio target
+  while IFS=$'\t' read -r name r m ratio target; do
+    [[ -n "$target" && "$name" != pair ]] || continue
+    if [[ -z "$ratio" ]]; then
+      record FAIL "bench: $name at most ${target}x" "no figure (see out/bench/runs.tsv)"
+    elif awk -v x="$ratio" -v t="$target" 'BEGIN { exit !(x <= t) }'; then
+      record PASS "bench: $name at most ${target}x" "${ratio}x: ${r} ms against ${m} ms"
+    else
+      record FAIL "bench: $name at most ${target}x" "${ratio}x: ${r} ms against ${m} ms"
+    fi
+  done <"$BENCH_DIR/time-to-verdict.tsv"
+}
