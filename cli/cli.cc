@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "checks/registry.h"
@@ -35,6 +36,7 @@
 #include "report/prometheus.h"
 #include "checks/run_report.h"
 #include "report/text.h"
+#include "util/clock.h"
 #include "util/output_file.h"
 #include "util/phase_log.h"
 
@@ -80,6 +82,16 @@ int RunList(const CliFlags& f, const std::string& prog, const char* only_check) 
   return Emit(f, prog, out.str()) ? kExitOk : kExitUsage;
 }
 
+// --timing's last lines: rendering and writing the output, and the process's
+// age by then (what is left of the wall time after it is the exit).
+std::string TimingTail(double output_s) {
+  std::string out = absl::StrCat("timing: output ", absl::StrFormat("%.3f", output_s), " s\n");
+  if (std::optional<double> age = ProcessAgeSeconds()) {
+    absl::StrAppend(&out, "timing: exec to end of run ", absl::StrFormat("%.3f", *age), " s\n");
+  }
+  return out;
+}
+
 // The run's phases with "startup" (exec to main) in front.
 void AddStartup(std::optional<double> startup, RunInputs* in) {
   if (!startup) return;
@@ -102,9 +114,11 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
                                                in->view.source));
   }
   AddStartup(startup, &*in);
-  if (f.timing) std::cerr << RenderTiming(in->phases.phases(), {});
   // -d: the file is about that device alone (docs/profile-format.md).
-  return Emit(f, prog, WriteProfile(f.device ? OnlyDevice(in->view, *f.device) : in->view)) ? kExitOk : kExitUsage;
+  const double t0 = MonotonicSeconds();
+  const bool ok = Emit(f, prog, WriteProfile(f.device ? OnlyDevice(in->view, *f.device) : in->view));
+  if (f.timing) std::cerr << RenderTiming(in->phases.phases(), {}) << TimingTail(MonotonicSeconds() - t0);
+  return ok ? kExitOk : kExitUsage;
 }
 
 // Runs `checks` on the inputs with every device opened once for the run;
@@ -283,6 +297,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   } else {
     rep = RunAndReport(session, *in, *checks, &code);
   }
+  const double t_out = MonotonicSeconds();
   std::string text;
   if (f.format == "json") {
     text = RenderJson(rep);
@@ -298,9 +313,9 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   } else {
     text = RenderTextReport(f, rep);
   }
-  if (f.timing) std::cerr << RenderTiming(rep.phases, rep.results);
-  if (!Emit(f, prog, text)) return kExitUsage;
-  return code;
+  const bool ok = Emit(f, prog, text);
+  if (f.timing) std::cerr << RenderTiming(rep.phases, rep.results) << TimingTail(MonotonicSeconds() - t_out);
+  return ok ? code : kExitUsage;
 }
 
 }  // namespace rdmacheck
