@@ -17,6 +17,7 @@
 
 namespace rdmacheck {
 
+using gather_internal::ApplyVerbs;
 using gather_internal::QueryVerbs;
 using gather_internal::ReadAddresses;
 using gather_internal::ReadDevice;
@@ -27,7 +28,7 @@ using gather_internal::RulesetReader;
 using gather_internal::Roots;
 using gather_internal::Udp4791Socket;
 using gather_internal::UverbsByIbdev;
-using gather_internal::ValidGidIndices;
+using gather_internal::VerbsFacts;
 
 absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   DeviceView view;
@@ -50,14 +51,14 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // the run).
   verbs::ContextCache contexts;
   for (const std::string& name : names) {
-    std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.gid-indices " + name);
-    std::optional<std::map<int, std::vector<int>>> valid;
-    if (opts.use_verbs) valid = ValidGidIndices(name);
+    std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.verbs " + name);
+    std::optional<VerbsFacts> v;
+    if (opts.use_verbs) v = QueryVerbs(name);
     t.emplace(opts.phases, "gather.sysfs " + name);
-    DeviceInfo dev = ReadDevice(roots.sys, name, uverbs, valid ? &*valid : nullptr);
-    t.emplace(opts.phases, "gather.verbs " + name);
-    if (opts.use_verbs) QueryVerbs(&dev, &view.provenance);
+    const std::map<int, std::vector<int>>* valid = v && v->valid_gids ? &*v->valid_gids : nullptr;
+    DeviceInfo dev = ReadDevice(roots.sys, name, uverbs, valid);
     t.reset();
+    if (v) ApplyVerbs(*v, &dev, &view.provenance);
     view.devices.push_back(std::move(dev));
   }
   std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.netdevs");

@@ -3,6 +3,8 @@
 #ifndef RDMACHECK_FACTS_GATHER_INTERNAL_H_
 #define RDMACHECK_FACTS_GATHER_INTERNAL_H_
 
+#include <infiniband/verbs.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -30,7 +32,7 @@ struct Roots {
 std::map<std::string, std::string> UverbsByIbdev(const SysfsReader& sys);
 // class/infiniband/<name> with its ports; the netdev from rxe's "parent" or
 // the first GID that names one.
-// valid_gids: the GID indices in use per port (ValidGidIndices); null: every
+// valid_gids: the GID indices in use per port (VerbsFacts); null: every
 // index sysfs lists is read (rxe lists 1024 per port, nearly all empty).
 DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
                       const std::map<std::string, std::string>& uverbs,
@@ -38,15 +40,24 @@ DeviceInfo ReadDevice(const SysfsReader& sys, const std::string& name,
 
 // ---- gather_verbs.cc: device and port limits from libibverbs. ----
 
-// Opens the device and applies ibv_query_device_ex / ibv_query_port; what
-// fails is said in a provenance line and the sysfs facts stay.
-void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance);
+// What libibverbs says of one device, asked once and before sysfs is read
+// (the GID indices decide which sysfs files are read).
+struct VerbsFacts {
+  std::optional<ibv_device_attr_ex> attr;  // unset: not opened or not queried
+  std::map<int, ibv_port_attr> ports;      // the ports that answered
+  // Each port's valid GID indices from ibv_query_gid_table, so that sysfs is
+  // read for those alone (their gid, type and netdev still come from sysfs,
+  // as for a fixture tree). nullopt when a port or the table could not be
+  // read: then every index is.
+  std::optional<std::map<int, std::vector<int>>> valid_gids;
+  std::vector<std::string> errors;         // provenance lines, in order
+};
 
-// The indices of each port's valid GIDs from ibv_query_gid_table, so that
-// sysfs is read for those alone (their gid, type and netdev still come from
-// sysfs, as for a fixture tree). nullopt when the device cannot be opened or
-// queried: then every index is read.
-std::optional<std::map<int, std::vector<int>>> ValidGidIndices(const std::string& dev);
+// Opens the device: ibv_query_device_ex, ibv_query_port, ibv_query_gid_table.
+VerbsFacts QueryVerbs(const std::string& dev);
+// Applies them over the sysfs facts (filling only what sysfs left empty,
+// ApplyDeviceAttr / ApplyPortAttr); what failed goes to provenance.
+void ApplyVerbs(const VerbsFacts& v, DeviceInfo* dev, std::vector<std::string>* provenance);
 
 // ---- gather_netdev.cc: the netdevs the devices are bound to. ----
 
@@ -70,7 +81,8 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 
 // nft and the four iptables-save variants, each through RunSubprocess in a
 // thread of its own, started at construction: the tools run while the
-// gather reads sysfs, and Finish waits for them. A tool that cannot be read
+// gather reads sysfs, and Finish (called once) waits for them and records
+// what they printed. A tool that cannot be read
 // is a provenance line. The destructor waits for any thread still running.
 class RulesetReader {
  public:

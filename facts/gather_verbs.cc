@@ -20,25 +20,49 @@
 namespace rdmacheck {
 namespace gather_internal {
 
-void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance) {
-  absl::StatusOr<verbs::Context> ctx = verbs::Context::Open(dev->name);
+VerbsFacts QueryVerbs(const std::string& dev) {
+  VerbsFacts v;
+  absl::StatusOr<verbs::Context> ctx = verbs::Context::Open(dev);
   if (!ctx.ok()) {
-    provenance->push_back(
-        absl::StrCat("gather: ", dev->name, ": verbs not read: ", ctx.status().message()));
-    return;
+    v.errors.push_back(absl::StrCat("gather: ", dev, ": verbs not read: ", ctx.status().message()));
+    return v;
   }
   absl::StatusOr<ibv_device_attr_ex> attr = ctx->QueryDeviceEx();
   if (!attr.ok()) {
-    provenance->push_back(absl::StrCat("gather: ", dev->name, ": ", attr.status().message()));
-    return;
+    v.errors.push_back(absl::StrCat("gather: ", dev, ": ", attr.status().message()));
+    return v;
   }
-  ApplyDeviceAttr(*attr, dev);
+  v.attr = *attr;
+  size_t max_entries = 0;
+  bool every_port = true;
   for (int num = 1; num <= attr->orig_attr.phys_port_cnt; ++num) {
     absl::StatusOr<ibv_port_attr> pa = ctx->QueryPort(static_cast<uint8_t>(num));
     if (!pa.ok()) {
-      provenance->push_back(absl::StrCat("gather: ", dev->name, ": ", pa.status().message()));
+      v.errors.push_back(absl::StrCat("gather: ", dev, ": ", pa.status().message()));
+      every_port = false;
       continue;
     }
+    v.ports[num] = *pa;
+    max_entries += static_cast<size_t>(pa->gid_tbl_len);
+  }
+  // Without every port's table length the table cannot be sized: sysfs is
+  // scanned instead.
+  if (!every_port || max_entries == 0) return v;
+  absl::StatusOr<std::vector<ibv_gid_entry>> table = ctx->QueryGidTable(max_entries);
+  if (!table.ok()) return v;
+  std::map<int, std::vector<int>> valid;
+  for (const auto& [num, pa] : v.ports) valid[num];  // a port with no valid GID has an empty list
+  for (const ibv_gid_entry& e : *table) valid[static_cast<int>(e.port_num)].push_back(static_cast<int>(e.gid_index));
+  for (auto& [num, idx] : valid) std::sort(idx.begin(), idx.end());
+  v.valid_gids = std::move(valid);
+  return v;
+}
+
+void ApplyVerbs(const VerbsFacts& v, DeviceInfo* dev, std::vector<std::string>* provenance) {
+  provenance->insert(provenance->end(), v.errors.begin(), v.errors.end());
+  if (!v.attr) return;
+  ApplyDeviceAttr(*v.attr, dev);
+  for (const auto& [num, pa] : v.ports) {
     PortInfo* port = nullptr;
     for (PortInfo& p : dev->ports)
       if (p.port_num == num) port = &p;
@@ -47,29 +71,8 @@ void QueryVerbs(DeviceInfo* dev, std::vector<std::string>* provenance) {
       port = &dev->ports.back();
       port->port_num = num;
     }
-    ApplyPortAttr(*pa, port);
+    ApplyPortAttr(pa, port);
   }
-}
-
-std::optional<std::map<int, std::vector<int>>> ValidGidIndices(const std::string& dev) {
-  absl::StatusOr<verbs::Context> ctx = verbs::Context::Open(dev);
-  if (!ctx.ok()) return std::nullopt;
-  absl::StatusOr<ibv_device_attr_ex> attr = ctx->QueryDeviceEx();
-  if (!attr.ok()) return std::nullopt;
-  size_t max_entries = 0;
-  std::map<int, std::vector<int>> out;
-  for (int num = 1; num <= attr->orig_attr.phys_port_cnt; ++num) {
-    absl::StatusOr<ibv_port_attr> pa = ctx->QueryPort(static_cast<uint8_t>(num));
-    if (!pa.ok()) return std::nullopt;
-    max_entries += static_cast<size_t>(pa->gid_tbl_len);
-    out[num];  // a port with no valid GID still has its (empty) list
-  }
-  if (max_entries == 0) return std::nullopt;
-  absl::StatusOr<std::vector<ibv_gid_entry>> table = ctx->QueryGidTable(max_entries);
-  if (!table.ok()) return std::nullopt;
-  for (const ibv_gid_entry& e : *table) out[static_cast<int>(e.port_num)].push_back(static_cast<int>(e.gid_index));
-  for (auto& [port, idx] : out) std::sort(idx.begin(), idx.end());
-  return out;
 }
 
 }  // namespace gather_internal
