@@ -54,7 +54,6 @@ void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
   for (std::thread& t : threads_)
     if (t.joinable()) t.join();
   for (size_t i = 0; i < Tools().size(); ++i) {
-    if (!results_[i]) continue;  // Finish called twice
     const char* source = Tools()[i].source;
     absl::StatusOr<SubprocessResult>& r = *results_[i];
     std::string why;
@@ -69,7 +68,6 @@ void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
     }
     provenance->push_back(absl::StrCat("gather: ruleset ", source, " not read: ", why));
   }
-  results_.assign(Tools().size(), std::nullopt);
 }
 
 // Local address "0100007F:12B7": the port is the hex after the last colon
