@@ -1,21 +1,27 @@
 #include "util/phase_log.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
+
+#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
 
-std::optional<std::string> Slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+// A /proc file of one line (stat, uptime), through the one bounded reader.
+std::optional<std::string> ReadProcLine(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  bool over = false;
+  const int err = ReadFdBounded(fd, 4096, &text, &over);
+  close(fd);
+  if (err != 0) return std::nullopt;
+  return text;
 }
 
 }  // namespace
@@ -43,8 +49,8 @@ std::optional<double> ProcessAgeFrom(const std::string& self_stat, const std::st
 }
 
 std::optional<double> ProcessAgeSeconds(const std::string& proc_root) {
-  std::optional<std::string> stat = Slurp(proc_root + "/self/stat");
-  std::optional<std::string> up = Slurp(proc_root + "/uptime");
+  std::optional<std::string> stat = ReadProcLine(proc_root + "/self/stat");
+  std::optional<std::string> up = ReadProcLine(proc_root + "/uptime");
   if (!stat || !up) return std::nullopt;
   return ProcessAgeFrom(*stat, *up, sysconf(_SC_CLK_TCK));
 }
