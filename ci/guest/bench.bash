@@ -59,8 +59,6 @@ bench_timing() {
     >>"$BENCH_DIR/phases.raw"
 }
 
-# median of the numbers on stdin.
-bench_median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
 
 run_bench() {
   [[ -x "$RDMACHECK" ]] || { record FAIL "bench: rdmacheck binary in the share"; return 1; }
@@ -97,7 +95,7 @@ run_bench() {
   local -A med
   local what
   for what in "ibv_devinfo -v" capture static "ib_write_bw -n 200" full version; do
-    med[$what]=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$raw" | bench_median)
+    med[$what]=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$raw" | median)
   done
   {
     printf 'pair\trdmacheck ms\tmanual ms\tratio\ttarget\tguard\n'
@@ -106,11 +104,11 @@ run_bench() {
     bench_row "full checklist vs ib_write_bw -n 200" "${med[full]}" "${med[ib_write_bw -n 200]}" 1 "$BENCH_GUARD_FULL"
     printf 'rdmacheck --version\t%s\t\t\t\t\n' "${med[version]}"
   } >"$BENCH_DIR/time-to-verdict.tsv"
-  awk -F'\t' '{ printf "%s\t%s\t%s\n", $1, $2, $3 }' "$BENCH_DIR/phases.raw" |
-    awk -F'\t' '{ k = $1 "\t" $2; n[k]++; v[k, n[k]] = $3 } END {
-      for (k in n) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i];
-        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        printf "%s\t%.3f\n", k, a[int((m + 1) / 2)] } }' | sort >"$BENCH_DIR/phases.tsv"
+  local run phase
+  cut -f1,2 "$BENCH_DIR/phases.raw" | sort -u | while IFS=$'\t' read -r run phase; do
+    printf '%s\t%s\t%.3f\n' "$run" "$phase" \
+      "$(awk -F'\t' -v r="$run" -v p="$phase" '$1 == r && $2 == p { print $3 }' "$BENCH_DIR/phases.raw" | median)"
+  done >"$BENCH_DIR/phases.tsv"
   echo "== time to verdict, median of $BENCH_RUNS (ms; runs in out/bench/runs.tsv)"
   bench_table "$BENCH_DIR/time-to-verdict.tsv"
   echo "== where rdmacheck's time goes (median seconds per phase)"

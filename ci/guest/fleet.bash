@@ -115,7 +115,7 @@ npd_budget() {
     secs+=("$(seconds_since "$t0")")
   done
   local med
-  med=$(printf '%s\n' "${secs[@]}" | sort -n | sed -n 2p)
+  med=$(printf '%s\n' "${secs[@]}" | median)
   echo "TIME: npd run on rxe0 ${secs[*]} s (median $med s)"
   if awk -v s="$med" 'BEGIN { exit !(s < 5) }'; then
     record PASS "fleet: the npd run fits node-problem-detector's 5 s timeout" "median ${med}s of ${secs[*]}"

@@ -25,6 +25,10 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # seconds_since T0: seconds from T0 (an uptime_s) to now, two decimals.
 seconds_since() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }'; }
 
+# median: of the numbers on stdin, one per line (the lower of the two middle
+# ones for an even count); empty for none.
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
+
 # record VERDICT NAME [DETAIL]: VERDICT is PASS, FAIL, XFAIL, XPASS or SKIP.
 record() {
   local v=$1 name=$2 detail=${3:-}
