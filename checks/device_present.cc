@@ -81,6 +81,44 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   r.Remedy("rdma link show && ibv_devices   # must list the device");
 }
 
+// Devices the kernel lists whose /dev/infiniband/uverbsN this process does
+// not have: libibverbs skips a device without its node
+// (rdma-core libibverbs/init.c), so no verbs application here sees it.
+std::vector<const DeviceInfo*> WithoutNode(const DeviceView& v,
+                                           const std::vector<const DeviceInfo*>& devs) {
+  std::vector<const DeviceInfo*> out;
+  if (v.host.dev_nodes.empty()) return out;  // not looked at (a paste, an old profile)
+  for (const DeviceInfo* d : devs) {
+    if (!d->uverbs) continue;
+    auto it = v.host.dev_nodes.find(*d->uverbs);
+    if (it == v.host.dev_nodes.end() || it->second == "missing") out.push_back(d);
+  }
+  return out;
+}
+
+// FAIL rows and the remedy for devices present in sysfs but not usable here.
+void ExplainMissingNodes(const DeviceView& v, const std::vector<const DeviceInfo*>& missing,
+                         ResultBuilder& r) {
+  std::vector<std::string> uverbs;
+  for (const DeviceInfo* d : missing) {
+    uverbs.push_back(*d->uverbs);
+    r.Expect(absl::StrCat(d->name, " /dev/infiniband/", *d->uverbs),
+             "present (libibverbs lists a device only with its node)", "missing", Verdict::kFail);
+  }
+  if (v.host.in_container.value_or(false)) {
+    r.Note(absl::StrCat("the kernel has the device but this container was not given its "
+                        "/dev/infiniband node, so no verbs application here can see it; ",
+                        DescribeContainer(v.host)));
+    for (const std::string& line : ContainerRemedies(v.host, kNeedDevices, uverbs)) r.Remedy(line);
+    r.Remedy("ls -l /dev/infiniband   # inside the container: the uverbs node and rdma_cm must be listed");
+    return;
+  }
+  r.Note("the kernel has the device but /dev/infiniband has no node for it: ib_uverbs is not "
+         "loaded, or udev has not made the node");
+  r.Remedy("modprobe ib_uverbs");
+  r.Remedy("ls -l /dev/infiniband; ibv_devices   # must list the device");
+}
+
 }  // namespace
 
 Result DevicePresentCheck::Run(const CheckContext& ctx) const {
@@ -93,8 +131,9 @@ Result DevicePresentCheck::Run(const CheckContext& ctx) const {
 
   if (want) {
     ResultBuilder r(*this, absl::StrCat("RDMA device ", *want, " is present"));
-    if (v.Device(*want) != nullptr) {
+    if (const DeviceInfo* d = v.Device(*want)) {
       r.Expect("RDMA device", *want, absl::StrJoin(names, ", "));
+      ExplainMissingNodes(v, WithoutNode(v, {d}), r);
       return r.Build();
     }
     r.Expect("RDMA device", *want,
@@ -115,6 +154,11 @@ Result DevicePresentCheck::Run(const CheckContext& ctx) const {
   ResultBuilder r(*this, "At least one RDMA device is present");
   if (!v.devices.empty()) {
     r.Expect("RDMA devices", ">= 1", absl::StrCat(v.devices.size(), ": ", absl::StrJoin(names, ", ")));
+    std::vector<const DeviceInfo*> all;
+    for (const DeviceInfo& d : v.devices) all.push_back(&d);
+    std::vector<const DeviceInfo*> missing = WithoutNode(v, all);
+    // One usable device is enough for "at least one".
+    if (missing.size() == all.size()) ExplainMissingNodes(v, missing, r);
     return r.Build();
   }
   r.Expect("RDMA devices (ibv_get_device_list)", ">= 1", "0", Verdict::kFail);

@@ -2,6 +2,9 @@
 
 #include <dirent.h>
 
+#include <map>
+#include <string>
+
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -104,6 +107,66 @@ TEST(DevicePresent, EveryFixtureWithADevicePasses) {
   }
   closedir(d);
   EXPECT_GE(seen, 8);
+}
+
+// The kernel lists rxe0 but this process has no /dev/infiniband/uverbs0
+// (a container run without --device): libibverbs cannot list it, so it is
+// not present for any application here.
+DeviceView WithNodes(std::map<std::string, std::string> nodes, bool in_container,
+                     const char* runtime) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  v.host.dev_nodes = std::move(nodes);
+  v.host.in_container = in_container;
+  if (runtime != nullptr) v.host.container_runtime = runtime;
+  return v;
+}
+
+TEST(DevicePresent, DeviceWithoutItsNodeInAContainerFailsWithTheEnginesFlag) {
+  for (const char* runtime : {"docker", "podman"}) {
+    SCOPED_TRACE(runtime);
+    Options o;
+    o.device = "rxe0";
+    Result r = RunOnView(DevicePresentCheck(), WithNodes({{"uverbs0", "missing"}}, true, runtime),
+                         DefaultPlan(), o);
+    EXPECT_EQ(r.verdict, Verdict::kFail);
+    EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 /dev/infiniband/uverbs0", "missing", Verdict::kFail)));
+    std::string text = AllText(r);
+    EXPECT_THAT(text, HasSubstr(std::string(runtime) + " run --device=/dev/infiniband/uverbs0"));
+    EXPECT_THAT(text, HasSubstr("missing here: --device=/dev/infiniband/uverbs0"));
+    EXPECT_THAT(text, Not(HasSubstr("modprobe rdma_rxe")));
+  }
+}
+
+TEST(DevicePresent, DeviceWithoutItsNodeOnAHostNamesIbUverbs) {
+  Result r = RunOnView(DevicePresentCheck(), WithNodes({{"uverbs0", "missing"}}, false, nullptr),
+                       DefaultPlan());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(AllText(r), HasSubstr("modprobe ib_uverbs"));
+  EXPECT_THAT(AllText(r), Not(HasSubstr("--device=")));
+}
+
+TEST(DevicePresent, NodePresentOrNotLookedAtPasses) {
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), WithNodes({{"uverbs0", "rw"}}, true, "docker"), DefaultPlan())
+                .verdict,
+            Verdict::kPass);
+  // A node that exists but cannot be opened is listed by libibverbs:
+  // rxe-setup's finding, not this one's.
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), WithNodes({{"uverbs0", "Permission denied"}}, true, "docker"),
+                      DefaultPlan())
+                .verdict,
+            Verdict::kPass);
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), WithNodes({}, true, "docker"), DefaultPlan()).verdict,
+            Verdict::kPass);
+}
+
+TEST(DevicePresent, OneUsableDeviceIsEnoughWithoutMinusD) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  ASSERT_FALSE(v.devices.empty());
+  v.host.in_container = true;
+  v.host.dev_nodes = {{"uverbs0", "rw"}, {"uverbs1", "missing"}};
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), v, DefaultPlan()).verdict, Verdict::kPass);
+  v.host.dev_nodes = {{"uverbs0", "missing"}, {"uverbs1", "missing"}};
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), v, DefaultPlan()).verdict, Verdict::kFail);
 }
 
 }  // namespace
