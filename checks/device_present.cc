@@ -81,18 +81,12 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   r.Remedy("rdma link show && ibv_devices   # must list the device");
 }
 
-// Devices the kernel lists whose /dev/infiniband/uverbsN this process does
-// not have: libibverbs skips a device without its node
-// (rdma-core libibverbs/init.c), so no verbs application here sees it.
+// Devices the kernel lists that this process cannot open (no node here).
 std::vector<const DeviceInfo*> WithoutNode(const DeviceView& v,
                                            const std::vector<const DeviceInfo*>& devs) {
   std::vector<const DeviceInfo*> out;
-  if (v.host.dev_nodes.empty()) return out;  // not looked at (a paste, an old profile)
-  for (const DeviceInfo* d : devs) {
-    if (!d->uverbs) continue;
-    auto it = v.host.dev_nodes.find(*d->uverbs);
-    if (it == v.host.dev_nodes.end() || it->second == "missing") out.push_back(d);
-  }
+  for (const DeviceInfo* d : devs)
+    if (UverbsNodeMissing(v.host, *d)) out.push_back(d);
   return out;
 }
 

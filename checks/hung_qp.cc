@@ -76,8 +76,13 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
   const DeviceInfo* other_netdev = nullptr;
   const DeviceInfo* same_netdev = nullptr;
   int other_port = 1, same_port = 1;
+  std::vector<std::string> unopenable;
   for (const DeviceInfo& d : view.devices) {
     if (d.name == dev.name) continue;
+    if (UverbsNodeMissing(view.host, d)) {
+      unopenable.push_back(absl::StrCat(d.name, "'s /dev/infiniband/", *d.uverbs));
+      continue;
+    }
     for (const PortInfo& p : d.ports) {
       if (!p.state || *p.state != "ACTIVE") continue;
       if (mine && mine->link_layer && p.link_layer && *mine->link_layer != *p.link_layer) continue;
@@ -108,8 +113,11 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
     c.peer_port = port;
     c.loopback = true;
     c.why = absl::StrCat("loopback on ", dev.name,
-                         " (the only device): rxe's internal path; this does not test the IP path "
-                         "(firewall, routes)");
+                         unopenable.empty()
+                             ? " (the only device)"
+                             : absl::StrCat(" (the only device this process can open: ",
+                                            absl::StrJoin(unopenable, ", "), " missing here)"),
+                         ": rxe's internal path; this does not test the IP path (firewall, routes)");
   }
   return c;
 }

@@ -251,5 +251,22 @@ TEST(ChoosePeerTest, SkipsADownPeer) {
   EXPECT_TRUE(c.loopback);
 }
 
+// A container given only rxe0's node (--device=/dev/infiniband/uverbs0):
+// rxe1 is in sysfs but cannot be opened here, so the probe loops back on
+// rxe0 instead of failing to open rxe1.
+TEST(ChoosePeerTest, SkipsAPeerWhoseNodeIsMissingHere) {
+  DeviceView v = LivePair();
+  v.devices[0].uverbs = "uverbs0";
+  v.devices[1].uverbs = "uverbs1";
+  v.host.dev_nodes = {{"uverbs0", "rw"}, {"uverbs1", "missing"}, {"rdma_cm", "rw"}};
+  PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  EXPECT_TRUE(c.loopback);
+  EXPECT_THAT(c.why, HasSubstr("only device this process can open: rxe1's /dev/infiniband/uverbs1 missing here"));
+  v.host.dev_nodes["uverbs1"] = "rw";
+  c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  ASSERT_NE(c.peer, nullptr);
+  EXPECT_EQ(c.peer->name, "rxe1");
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -40,6 +40,12 @@ std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
 
 bool IsSoftDevice(const DeviceInfo& d) { return d.driver && (*d.driver == "rxe" || *d.driver == "siw"); }
 
+bool UverbsNodeMissing(const HostInfo& host, const DeviceInfo& d) {
+  if (host.dev_nodes.empty() || !d.uverbs) return false;
+  auto it = host.dev_nodes.find(*d.uverbs);
+  return it == host.dev_nodes.end() || it->second == "missing";
+}
+
 bool IsMellanoxDevice(const DeviceInfo& d) {
   if (d.vendor_id) return *d.vendor_id == 0x15b3 || *d.vendor_id == 0x02c9;
   return d.driver && (*d.driver == "mlx4" || *d.driver == "mlx5");

@@ -205,6 +205,12 @@ std::optional<std::string> PortNetdev(const DeviceInfo& dev, const PortInfo& por
 // rate that only mirrors the netdev's.
 bool IsSoftDevice(const DeviceInfo& dev);
 
+// The kernel lists `dev` but this process has no /dev/infiniband node for it
+// (host.dev_nodes says "missing"; a container run without --device for it):
+// libibverbs skips such a device (rdma-core libibverbs/init.c), so nothing
+// here can open it. False when the nodes were not looked at.
+bool UverbsNodeMissing(const HostInfo& host, const DeviceInfo& dev);
+
 // A Mellanox/NVIDIA adapter: its PCI vendor ID 0x15b3 (sysfs device/vendor)
 // or IEEE OUI 0x02c9 (ibv_devinfo's vendor_id); without a vendor_id, driver
 // mlx4 or mlx5, which bind nothing else. Their tools: mstflint, MFT.
