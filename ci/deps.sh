@@ -20,7 +20,9 @@ pkgs=(
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then
-  pkgs+=(qemu-system-x86 cpio)
+  # mmdebstrap: the container image of ci/container/Dockerfile, offline
+  # (ci/container/offline-image.sh).
+  pkgs+=(qemu-system-x86 cpio mmdebstrap)
 fi
 
 missing=()

@@ -55,18 +55,23 @@ std::string YamlForm(absl::string_view line) {
   return absl::StrCat(parts.back(), ": ", value);
 }
 
-TEST(FlagsAgree, DockerFlagsInTheDockerfileAndTheWorkflow) {
+// The README's docker and podman lines are what run (the workflow and the
+// guest stage run them through ci/container/run-checks.sh): each carries
+// every flag the remediation prints, and so does the Dockerfile's comment.
+TEST(FlagsAgree, DockerFlagsInTheDockerfileAndTheReadmeLinesTheWorkflowRuns) {
   std::vector<std::string> flags = ContainerRunFlags({"uverbs0"});
   ASSERT_EQ(flags.size(), 5u);
   const std::string dockerfile = Read("ci/container/Dockerfile");
-  std::string workflow = Read("ci/container/github-actions.yml");
-  // The workflow picks rxe0's node at run time.
-  workflow = absl::StrReplaceAll(workflow, {{"/dev/infiniband/${uverbs:-uverbs0}", "/dev/infiniband/uverbs0"},
-                                            {"--device=\"", "--device="}});
-  for (const std::string& f : flags) {
-    EXPECT_THAT(dockerfile, HasSubstr(f)) << "Dockerfile lacks " << f;
-    EXPECT_THAT(workflow, HasSubstr(f)) << "github-actions.yml lacks " << f;
+  const std::string workflow = Read("ci/container/github-actions.yml");
+  const std::string readme = absl::StrReplaceAll(Read("README.md"), {{" \\\n     ", ""}});
+  EXPECT_THAT(workflow, HasSubstr("bash ci/container/run-checks.sh --engine docker"));
+  for (const char* engine : {"docker", "podman"}) {
+    size_t at = readme.find(absl::StrCat("\n    ", engine, " run "));
+    ASSERT_NE(at, std::string::npos) << "README.md has no " << engine << " run line";
+    std::string line = readme.substr(at + 1, readme.find('\n', at + 1) - at - 1);
+    for (const std::string& f : flags) EXPECT_THAT(line, HasSubstr(f)) << "README's " << engine << " line";
   }
+  for (const std::string& f : flags) EXPECT_THAT(dockerfile, HasSubstr(f)) << "Dockerfile lacks " << f;
 }
 
 TEST(FlagsAgree, KubernetesFieldsInTheJobAndTheDaemonSet) {

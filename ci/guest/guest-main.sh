@@ -5,6 +5,8 @@
 #   2. the gtest binaries tagged "guest" (tests/manifest.tsv), one result per
 #      test case;
 #   3. the scenarios (scenarios/NN-name.sh), one result per expectation;
+#      then the same for the container engines (Docker, Podman:
+#      scenarios/7?-engine-*.sh under each, engines.bash);
 #   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/;
 #   5. the fleet (fleet.bash); 6. the time-to-verdict bench (bench.bash).
 # Prints one line per result and ends with exactly "N passed, M failed";
@@ -112,6 +114,11 @@ run_gtests() {
 #   args=(...)              rdmacheck arguments (--format=json is added)
 #   wrap=(...)              optional: a command that runs rdmacheck for it,
 #                           e.g. inside an OCI container (scenarios/container-run.bash)
+#   command=(...)           optional: the whole command in place of rdmacheck
+#                           (a container engine's run line, whose image's
+#                           ENTRYPOINT is rdmacheck); args are appended
+# Engine scenarios (7?-engine-*.sh) run in the containers step, once per
+# engine with $ENGINE set (docker, podman) and "@ENGINE" in their name.
 # and lists its expectations, each one result:
 #   expect ID VERDICT [SUBSTRING]     check ID has VERDICT, and SUBSTRING occurs
 #                                     (any case) in its title, skip reason,
@@ -182,9 +189,10 @@ run_scenario() {
   local file=$1 base
   base=$(basename "$file" .sh)
   unset -f fault undo
-  name=$base mtu=9000 limits="" args=() wrap=() EXPECTS=()
+  name=$base mtu=9000 limits="" args=() wrap=() command=() EXPECTS=()
   # shellcheck disable=SC1090
   source "$file"
+  [[ -n "${ENGINE:-}" ]] && base="$base@$ENGINE"
   local scn="$base" json=$OUT/scenarios/$base.json err=$OUT/scenarios/$base.err rc=0 e
   echo "== scenario $base: $name"
   if ! topo_ensure "$mtu" "${LAST_DIRTY:-1}"; then
@@ -197,12 +205,13 @@ run_scenario() {
     LAST_DIRTY=1
     fault || { record FAIL "$scn: fault" "the fault command failed"; undo 2>/dev/null; return; }
   fi
-  echo "rdmacheck ${args[*]} --format=json"
-  local res_before res_after i
+  local res_before res_after i run=("${wrap[@]}" "$RDMACHECK")
+  ((${#command[@]})) && run=("${command[@]}")
+  echo "${run[*]} ${args[*]} --format=json"
   res_before=$(res_counts)
   (
     eval "$limits"
-    exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${wrap[@]}" "$RDMACHECK" "${args[@]}" --format=json
+    exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${run[@]}" "${args[@]}" --format=json
   ) >"$json" 2>"$err" || rc=$?
   # Every run releases what it created, so no check leaks device resources
   # unnoticed: no device's PD/CQ/QP/MR count is above where it was, within
@@ -247,9 +256,38 @@ run_scenarios() {
   echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
   local f
   for f in "$SHARE"/scenarios/*.sh; do
+    [[ "$f" == *-engine-* ]] && continue  # the containers step's
     [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
     timed "scenario $(basename "$f" .sh)" run_scenario "$f"
   done
+}
+
+# --- 3d. the container engines (engines.bash) -----------------------------------
+# Docker and Podman started, the offline image (the Dockerfile's runtime
+# stage) loaded into both at once, every engine scenario run under each,
+# both stopped. An engine that cannot start fails its scenarios' step with
+# its own log, and the other still runs.
+run_engine_scenarios() {
+  [[ -s "$ENGINE_IMAGE_DIR/rdmacheck.tar" ]] ||
+    { record FAIL "containers: the offline image in the share" "no $ENGINE_IMAGE_DIR/rdmacheck.tar (run.sh builds it)"; return; }
+  topo_ensure 9000 "${LAST_DIRTY:-1}" || { record FAIL "containers: topology"; return; }
+  LAST_DIRTY=0
+  local e ready=() loaded=() f
+  for e in ${GUEST_ENGINES:-docker podman}; do
+    timed "engine start $e" engine_start "$e" && ready+=("$e")
+  done
+  # One after the other: two loads at once on the guest's 2 vCPUs took
+  # longer than both in turn.
+  for e in "${ready[@]}"; do
+    timed "engine load $e" engine_load "$e" && loaded+=("$e") && engine_same_image "$e" "$RDMACHECK"
+  done
+  for e in "${loaded[@]}"; do
+    for f in "$SHARE"/scenarios/7?-engine-*.sh; do
+      [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
+      ENGINE=$e timed "scenario $(basename "$f" .sh)@$e" run_scenario "$f"
+    done
+  done
+  for e in "${ready[@]}"; do engine_stop "$e"; done
 }
 
 # --- 3b. the live check suite (//checks:live) -----------------------------------
@@ -331,6 +369,7 @@ run_captures() {
 
 # --- 5. fleet: six simulated nodes (fleet.bash) --------------------------------
 source "$SHARE/fleet.bash"
+source "$SHARE/engines.bash"
 # --- 6. bench: time to verdict against the manual tools (bench.bash) ----------
 source "$SHARE/bench.bash"
 
@@ -348,6 +387,7 @@ timed smoke smoke
 if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step gtests run_gtests
   step scenarios run_scenarios
+  step containers run_engine_scenarios
   step live-suite run_live_suite
   step model-grid run_model_grid
   step captures run_captures

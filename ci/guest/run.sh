@@ -28,8 +28,8 @@ Options:
                   /tmp/rdmacheck-guest.XXXXXX/out)
   --scenarios G   only scenarios whose file name matches the glob G
   --steps G       only the steps (after smoke) whose name matches the glob G:
-                  gtests, scenarios, live-suite, model-grid, captures, fleet,
-                  bench
+                  gtests, scenarios, containers, live-suite, model-grid,
+                  captures, fleet, bench
   --smoke-only    topology and smoke checks only
   --no-build      use the binaries already in bazel-bin
   --verbose       stream the whole guest console, not only result lines
@@ -61,8 +61,8 @@ finish() { # finish PASSED FAILED
 }
 
 # --- host tools ----------------------------------------------------------------
-if ! command -v qemu-system-x86_64 >/dev/null || ! command -v cpio >/dev/null; then
-  bash "$REPO/ci/deps.sh" --guest || { hfail "qemu-system-x86/cpio missing (ci/deps.sh --guest)"; finish 0 1; }
+if ! command -v qemu-system-x86_64 >/dev/null || ! command -v cpio >/dev/null || ! command -v mmdebstrap >/dev/null; then
+  bash "$REPO/ci/deps.sh" --guest || { hfail "qemu-system-x86/cpio/mmdebstrap missing (ci/deps.sh --guest)"; finish 0 1; }
 fi
 
 # --- image -------------------------------------------------------------------------
@@ -126,8 +126,40 @@ for label in "${TESTS[@]}"; do
     >>"$SHARE/tests/manifest.tsv"
 done
 
+# --- the container image --------------------------------------------------------
+# The Dockerfile's runtime stage made offline (the guest cannot pull) with the
+# binary above, for the containers step; the README and run-checks.sh give
+# that step the README's own command lines.
+mkdir -p "$SHARE/container"
+cp "$REPO/README.md" "$SHARE/README.md"
+cp "$REPO/ci/container/run-checks.sh" "$SHARE/container/"
+if ((!SMOKE_ONLY)) && [[ -z "$STEPS" || containers == $STEPS ]]; then
+  t "container image (ci/container/offline-image.sh)"
+  t0=$SECONDS
+  if [[ -x "$SHARE/bin/rdmacheck" ]] &&
+     bash "$REPO/ci/container/offline-image.sh" --binary "$SHARE/bin/rdmacheck" --out "$SHARE/container" \
+       2>"$SHARE/out/offline-image.log"; then
+    t "container image ready in $((SECONDS - t0))s"
+    # The engines' stores of an earlier run with this guest image and this
+    # root filesystem layer (ci/guest/engines.bash says why).
+    STORE_KEY=$(printf '%s\n' "$(cat "$SHARE/container/base-layer.sha256")" "$IMG" "$(cat "$IMG/recipe.sha256")" |
+      sha256sum | cut -c1-16)
+    STORES=${RDMACHECK_VM_CACHE:-/var/cache/rdmacheck-vm}/engine-stores/$STORE_KEY
+    if compgen -G "$STORES/*.tar" >/dev/null; then
+      mkdir -p "$SHARE/container/stores"
+      for f in "$STORES"/*.tar; do
+        ln -f "$f" "$SHARE/container/stores/" 2>/dev/null || cp "$f" "$SHARE/container/stores/"
+      done
+      t "engine stores kept from an earlier run: $(cd "$STORES" && echo *.tar)"
+    fi
+  else
+    hfail "container image (ci/container/offline-image.sh; see $SHARE/out/offline-image.log)"
+    tail -5 "$SHARE/out/offline-image.log"
+  fi
+fi
+
 # --- share ------------------------------------------------------------------------
-cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$SHARE/"
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$HERE/engines.bash" "$SHARE/"
 cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
 cp -r "$REPO/fixtures" "$SHARE/fixtures"
 {
@@ -192,6 +224,14 @@ if compgen -G "$SHARE/out/fleet/*.prom" >/dev/null; then
   else
     hfail "promtool missing: the fleet's Prometheus files are not checked (bash ci/deps.sh)"
   fi
+fi
+
+# Engine stores the guest wrote (none were kept for this image): into the
+# cache, one rename each, and out of the outputs.
+if [[ -n "${STORES:-}" ]] && compgen -G "$SHARE/out/engine-stores/*.tar" >/dev/null; then
+  mkdir -p "$STORES"
+  for f in "$SHARE/out/engine-stores/"*.tar; do mv -f "$f" "$STORES/" || rm -f "$f"; done
+  t "engine stores kept for the next run in $STORES"
 fi
 
 # Keep the outputs, drop the copied binaries.

@@ -32,12 +32,17 @@ PKGS=(
   crun
   libabsl20220623 libre2-9 libibverbs1 librdmacm1 libtinyxml2-9 libstdc++6 libgcc-s1
 )
+# The container engines the container scenarios start (ci/guest/engines.bash):
+# Docker (dockerd, containerd, runc) and Podman (conmon, crun). Their closure
+# is resolved by apt itself, first alternatives only: the recursive listing
+# used for PKGS would pull every alternative of gnupg's pinentry (GTK, Qt).
+ENGINE_PKGS=(docker.io podman)
 # Kernel modules loaded in the guest (their dependency closure is added).
 MODS=(
   rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 9p 9pnet_virtio virtio_pci
   nf_tables nft_compat nft_reject_inet nft_fib_inet nft_ct ip_tables iptable_filter
   xt_tcpudp ip6_tables ip6table_filter ipt_REJECT xt_conntrack
-  sch_netem sch_tbf
+  sch_netem sch_tbf overlay
 )
 
 log() { echo "[build-image +${SECONDS}s] $*" >&2; }
@@ -57,7 +62,7 @@ pkg_version() {
 }
 
 recipe_hash() {
-  { cat "$HERE/build-image.sh" "$HERE/init"; printf '%s\n' "${PKGS[@]}" "${MODS[@]}"; } |
+  { cat "$HERE/build-image.sh" "$HERE/init"; printf '%s\n' "${PKGS[@]}" "${ENGINE_PKGS[@]}" "${MODS[@]}"; } |
     sha256sum | cut -d' ' -f1
 }
 
@@ -102,6 +107,10 @@ mkdir -p "$B/debs" "$B/rootfs/usr/"{bin,sbin,lib,lib64}
 for d in bin sbin lib lib64; do ln -s "usr/$d" "$B/rootfs/$d"; done
 mapfile -t ALL < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
   --no-breaks --no-replaces --no-enhances "${PKGS[@]}" | grep '^\w' | sort -u)
+# An empty dpkg status makes apt resolve the engines' whole closure.
+mapfile -t -O "${#ALL[@]}" ALL < <(apt-get install -s -qq -o Dir::State::status=/dev/null \
+  --no-install-recommends "${ENGINE_PKGS[@]}" | awk '/^Inst /{print $2}')
+mapfile -t ALL < <(printf '%s\n' "${ALL[@]}" | sort -u)
 log "guest root: downloading ${#ALL[@]} packages + kernel"
 (cd "$B/debs" && timeout 900 apt-get download -qq -o APT::Sandbox::User=root "${ALL[@]}" "$KPKG") >&2 ||
   die "apt-get download failed"

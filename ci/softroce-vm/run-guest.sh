@@ -12,7 +12,7 @@
 # qemu ended without the guest reporting a status.
 set -uo pipefail
 
-IMG="" SHARE="" SCRIPT=guest-main.sh TO=1200 MEM=${RDMACHECK_VM_MEM:-2048} SMP=${RDMACHECK_VM_SMP:-2}
+IMG="" SHARE="" SCRIPT=guest-main.sh TO=1200 MEM=${RDMACHECK_VM_MEM:-3072} SMP=${RDMACHECK_VM_SMP:-2}
 while (($#)); do
   case "$1" in
     --image) IMG=$2; shift 2 ;;

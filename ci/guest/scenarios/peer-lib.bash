@@ -7,11 +7,15 @@
 #   fault() { res_begin; serve_start; }
 #   undo()  { serve_end 0 'verdict: PASS peer-match'; res_end; }
 
-# serve_start: the far end, bounded (--wait, --client-deadline, timeout);
-# returns once it listens (its first line), within 30 s.
+# serve_start [CMD...]: the far end, bounded (--wait, --client-deadline,
+# timeout); returns once it listens (its first line), within 30 s. CMD runs
+# rdmacheck in its place (a container engine's run line); the default is the
+# guest's own binary.
 serve_start() {
   SERVE_LOG=$OUT/scenarios/$scn.serve.log
-  timeout -k 5 150 "$RDMACHECK" serve --once -d rxe1 --bind 198.18.0.2 --wait 120 --client-deadline 100 \
+  local cmd=("$@")
+  ((${#cmd[@]})) || cmd=("$RDMACHECK")
+  timeout -k 5 150 "${cmd[@]}" serve --once -d rxe1 --bind 198.18.0.2 --wait 120 --client-deadline 100 \
     >"$SERVE_LOG" 2>&1 &
   SERVE_PID=$!
   local i
