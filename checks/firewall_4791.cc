@@ -34,30 +34,31 @@ const firewall::Table* FindTable(const std::vector<Ruleset>& rs, const Place& p)
 }
 
 void Remedy(const std::vector<Ruleset>& rs, const Outcome& o, const std::string& netdev,
-            ResultBuilder& r) {
+            firewall::Direction dir, ResultBuilder& r) {
   if (!o.base_chain) return;
   const Place& b = *o.base_chain;
   const firewall::Table* t = FindTable(rs, b);
+  const bool in = dir == firewall::Direction::kIn;
   if (b.source == "nft") {
-    if (b.table == "firewalld") {
+    if (b.table == "firewalld" && in) {
       r.Remedy("firewall-cmd --permanent --add-port=4791/udp && firewall-cmd --reload");
       r.Remedy("firewall-cmd --list-ports   # must list 4791/udp");
       return;
     }
-    r.Remedy(absl::StrCat("nft insert rule ", b.family, " ", b.table, " ", b.chain, " iifname \"",
+    r.Remedy(absl::StrCat("nft insert rule ", b.family, " ", b.table, " ", b.chain, in ? " iifname \"" : " oifname \"",
                           netdev, "\" udp dport 4791 accept"));
     r.Remedy(absl::StrCat("nft list chain ", b.family, " ", b.table, " ", b.chain,
                           " | grep 4791   # the accept must come first; persist it in /etc/nftables.conf"));
     return;
   }
   if (t != nullptr && t->FindChain("ufw-user-input") != nullptr) {
-    r.Remedy("ufw allow 4791/udp");
-    r.Remedy("ufw status | grep 4791   # must show 4791/udp ALLOW");
+    r.Remedy(in ? "ufw allow 4791/udp" : "ufw allow out 4791/udp");
+    r.Remedy(absl::StrCat("ufw status | grep 4791   # must show 4791/udp ALLOW", in ? "" : " OUT"));
     return;
   }
   std::string tool = Tool(b.source);
   std::string tbl = b.table == "filter" ? "" : absl::StrCat(" -t ", b.table);
-  r.Remedy(absl::StrCat(tool, tbl, " -I ", b.chain, " -i ", netdev,
+  r.Remedy(absl::StrCat(tool, tbl, " -I ", b.chain, in ? " -i " : " -o ", netdev,
                         " -p udp --dport 4791 -j ACCEPT"));
   r.Remedy(absl::StrCat(tool, tbl, " -L ", b.chain,
                         " -n --line-numbers | grep 4791   # rule 1 must be the ACCEPT; persist with "
@@ -86,7 +87,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   std::vector<const DeviceInfo*> rxe;
   for (const DeviceInfo* d : ctx.SelectedDevices())
     if (d->driver && *d->driver == "rxe") rxe.push_back(d);
-  const char* kTitle = "Inbound RoCE v2 (UDP 4791) passes the host firewall";
+  const char* kTitle = "RoCE v2 (UDP 4791) passes the host firewall, in and out";
   if (rxe.empty()) {
     return ResultBuilder::Skip(
         *this, kTitle,
@@ -97,7 +98,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   }
   std::vector<std::string> names;
   for (const DeviceInfo* d : rxe) names.push_back(d->name);
-  ResultBuilder r(*this, absl::StrCat("Inbound RoCE v2 (UDP 4791) reaches ",
+  ResultBuilder r(*this, absl::StrCat("RoCE v2 (UDP 4791) reaches and leaves ",
                                       absl::StrJoin(names, ", "), " through the host firewall"));
   const HostInfo& h = ctx.view.host;
   bool looked = false;
@@ -154,11 +155,18 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
       const std::string& nd = *d->netdev;
       std::vector<std::string> dst = Destinations(ctx.view.Netdev(nd));
       if (dst.empty()) dst.push_back("");  // no address known: any destination
-      for (const std::string& addr : dst) {
-        firewall::Packet p = firewall::RocePacket(nd, addr);
+      // Both directions: the peer's requests and ACKs arrive on UDP 4791,
+      // and this host's own requests and ACKs leave for the peer's 4791.
+      for (const std::string& addr : dst)
+       for (firewall::Direction dir : {firewall::Direction::kIn, firewall::Direction::kOut}) {
+        const bool in = dir == firewall::Direction::kIn;
+        firewall::Packet p = in ? firewall::RocePacket(nd, addr) : firewall::RoceOutPacket(nd, addr);
         Outcome o = firewall::Evaluate(rulesets, p);
-        std::string subj = absl::StrCat("UDP 4791 in on ", nd, " (", d->name, ")",
-                                        addr.empty() ? "" : absl::StrCat(" to ", addr));
+        std::string subj = in ? absl::StrCat("UDP 4791 in on ", nd, " (", d->name, ")",
+                                             addr.empty() ? "" : absl::StrCat(" to ", addr))
+                              : absl::StrCat("UDP 4791 out of ", nd, " (", d->name, ")",
+                                             addr.empty() ? "" : absl::StrCat(" from ", addr),
+                                             " to the peer");
         if (o.fate == Fate::kAccepted) {
           std::string how = o.decided_by
                                 ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
@@ -181,7 +189,11 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
           for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
           r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
                  "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
-          Remedy(rulesets, o, nd, r);
+          if (!in)
+            r.Note(absl::StrCat("the ", by.chain, " chain is on the output path: requests and their "
+                                "ACKs both go to the peer's UDP 4791, so dropping them out of ", nd,
+                                " stops RoCE in both directions"));
+          Remedy(rulesets, o, nd, dir, r);
         }
         for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
       }

@@ -14,7 +14,7 @@ class Firewall4791Check : public Check {
  public:
   absl::string_view id() const override { return "firewall-4791"; }
   absl::string_view summary() const override {
-    return "Host firewalls accept inbound RoCE v2 (UDP 4791) on each rxe netdev; rxe's UDP socket exists";
+    return "Host firewalls pass RoCE v2 (UDP 4791) in and out of each rxe netdev; rxe's UDP socket exists";
   }
   unsigned needs() const override { return kNeedsRulesets; }
   Result Run(const CheckContext& ctx) const override;

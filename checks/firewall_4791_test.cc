@@ -170,5 +170,35 @@ TEST(Firewall4791, EveryRxeDeviceIsLookedAt) {
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on vb (rxe1) to 198.18.0.2", "dropped", Verdict::kFail)));
 }
 
+// An nftables output-chain rule dropping UDP dport 4791: hung-qp FAILs on a
+// real host (the guest's scenario 49), and so must this check, naming the
+// output chain and the oifname accept.
+TEST(Firewall4791, FailsOnAnOutputChainDropNamingTheOutputPath) {
+  Result r = RunOnView(Firewall4791Check(),
+                       WithRuleset("nft", "table inet filter {\n\tchain output {\n\t\ttype filter hook output "
+                                          "priority filter; policy accept;\n\t\tudp dport 4791 drop\n\t}\n}\n"),
+                       FixturePlan("rxe_guest.plan"), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1", "accepted", Verdict::kPass)));
+  EXPECT_THAT(r.evidence,
+              Contains(EvidenceRow("UDP 4791 out of va (rxe0) from 198.18.0.1 to the peer",
+                                   "dropped by nft table inet filter chain output rule 1 (line 4)", Verdict::kFail)));
+  EXPECT_THAT(r.notes, Contains(HasSubstr("the output chain is on the output path")));
+  EXPECT_THAT(r.remediation,
+              Contains("nft insert rule inet filter output oifname \"va\" udp dport 4791 accept"));
+}
+
+TEST(Firewall4791, IptablesOutputDropGivesTheMinusOInsert) {
+  Result r = RunOnView(Firewall4791Check(),
+                       WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n"
+                                                   "-A OUTPUT -p udp --dport 4791 -j REJECT\nCOMMIT\n"),
+                       FixturePlan("rxe_guest.plan"), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 out of va (rxe0)",
+                                               "rejected by iptables-nft table ip filter chain OUTPUT rule 1",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains("iptables -I OUTPUT -o va -p udp --dport 4791 -j ACCEPT"));
+}
+
 }  // namespace
 }  // namespace rdmacheck

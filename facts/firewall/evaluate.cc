@@ -18,6 +18,15 @@ Packet RocePacket(const std::string& iif, const std::string& daddr) {
   return p;
 }
 
+Packet RoceOutPacket(const std::string& oif, const std::string& saddr) {
+  Packet p;
+  p.dir = Direction::kOut;
+  p.oif = oif;
+  p.saddr = saddr;
+  p.family = absl::StrContains(saddr, ":") ? 6 : 4;
+  return p;
+}
+
 absl::string_view FateName(Fate f) {
   switch (f) {
     case Fate::kAccepted: return "accepted";
@@ -65,14 +74,15 @@ Tri Matches(const Match& m, const Packet& p) {
   Tri r = Tri::kNo;
   switch (m.field) {
     case Match::Field::kIifname:
+    case Match::Field::kOifname: {
+      // A locally sent packet has no input interface, an arriving one (on
+      // its way in) no output interface: only "" matches the missing one.
+      bool in = m.field == Match::Field::kIifname;
+      const std::string& name = in == (p.dir == Direction::kIn) ? (in ? p.iif : p.oif) : std::string();
       for (const std::string& v : m.values)
-        if (NameMatches(v, p.iif)) r = Tri::kYes;
+        if (name.empty() ? v.empty() : NameMatches(v, name)) r = Tri::kYes;
       break;
-    case Match::Field::kOifname:
-      // No output interface on the input path.
-      for (const std::string& v : m.values)
-        if (v.empty()) r = Tri::kYes;
-      break;
+    }
     case Match::Field::kL4proto:
       for (const std::string& v : m.values)
         if (v == std::to_string(p.l4proto)) r = Tri::kYes;
@@ -115,6 +125,13 @@ Tri Matches(const Match& m, const Packet& p) {
         if (v == (p.family == 4 ? "ipv4" : "ipv6")) r = Tri::kYes;
       break;
     case Match::Field::kDstType:
+      if (p.dir == Direction::kOut) {
+        // To a peer: UNICAST, or LOCAL when the peer is this host's own
+        // address (two rxe devices on one host); which, the rules don't say.
+        for (const std::string& v : m.values)
+          if (v == "LOCAL" || v == "UNICAST") r = Tri::kMaybe;
+        break;
+      }
       // Addressed to the netdev's own address: LOCAL, nothing else.
       for (const std::string& v : m.values)
         if (v == "LOCAL") r = Tri::kYes;
@@ -197,7 +214,17 @@ struct Walker {
   }
 };
 
-int HookOrder(const std::string& hook) { return hook == "prerouting" ? 0 : 1; }
+// The hooks of a packet's path, in the order netfilter runs them; -1: not on it.
+int HookOrder(const std::string& hook, Direction dir) {
+  if (dir == Direction::kIn) return hook == "prerouting" ? 0 : hook == "input" ? 1 : -1;
+  return hook == "output" ? 0 : hook == "postrouting" ? 1 : -1;
+}
+
+// Chains that can drop: filter chains, and on the output hook route chains
+// (iptables' mangle OUTPUT) too.
+bool Filters(const Chain& c, Direction dir) {
+  return c.type == "filter" || (dir == Direction::kOut && c.type == "route");
+}
 
 }  // namespace
 
@@ -230,13 +257,12 @@ Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
         continue;
       }
       for (const Chain& c : t.chains)
-        if (c.base && c.type == "filter" && (c.hook == "prerouting" || c.hook == "input"))
-          bases.push_back({&rs, &t, &c});
+        if (c.base && Filters(c, p.dir) && HookOrder(c.hook, p.dir) >= 0) bases.push_back({&rs, &t, &c});
     }
   }
-  std::stable_sort(bases.begin(), bases.end(), [](const Base& a, const Base& b) {
-    return std::make_tuple(HookOrder(a.c->hook), a.c->priority) <
-           std::make_tuple(HookOrder(b.c->hook), b.c->priority);
+  std::stable_sort(bases.begin(), bases.end(), [&p](const Base& a, const Base& b) {
+    return std::make_tuple(HookOrder(a.c->hook, p.dir), a.c->priority) <
+           std::make_tuple(HookOrder(b.c->hook, p.dir), b.c->priority);
   });
   for (const Base& b : bases) {
     Walker w{*b.rs, *b.t, p, &out, std::nullopt};

@@ -1,11 +1,13 @@
-// Evaluate: what the rulesets of a host do to one inbound packet, walking
-// netfilter's order: every base chain on the prerouting and input hooks of
-// the packet's family (tables ip/ip6/inet), by hook then priority, across all
-// rulesets (nft, iptables-nft, iptables-legacy): an accept ends one base
-// chain, a drop or reject in any of them ends the packet. Jumps, gotos,
-// returns and policies as the kernel applies them.
+// Evaluate: what the rulesets of a host do to one packet, walking netfilter's
+// order: every base chain of the packet's path (prerouting then input for a
+// packet arriving; output then postrouting for one this host sends) of its
+// family (tables ip/ip6/inet), by hook then priority, across all rulesets
+// (nft, iptables-nft, iptables-legacy): an accept ends one base chain, a drop
+// or reject in any of them ends the packet. Jumps, gotos, returns and
+// policies as the kernel applies them.
 //
 //   Packet p = RocePacket("va", "198.18.0.1");      // UDP to 4791, ct new
+//   Packet q = RoceOutPacket("va", "198.18.0.1");   // sent from it to a peer's 4791
 //   Outcome o = Evaluate({nft_rs, legacy_rs}, p);
 //   if (o.fate != Fate::kAccepted) print(o.decided_by->Where(), o.decided_by->text);
 //
@@ -23,10 +25,14 @@
 
 namespace rdmacheck::firewall {
 
+enum class Direction { kIn, kOut };
+
 struct Packet {
+  Direction dir = Direction::kIn;
   int family = 4;             // 4 or 6
-  std::string iif;            // input interface
-  std::string daddr;          // destination address (no prefix)
+  std::string iif;            // input interface (kIn)
+  std::string oif;            // output interface (kOut)
+  std::string daddr;          // destination address (no prefix); empty: unknown (any peer)
   std::string saddr;          // empty: unknown (any peer)
   int l4proto = 17;
   int dport = 4791;
@@ -38,6 +44,11 @@ struct Packet {
 
 // A RoCE v2 packet arriving on `iif` for `daddr` (family from the address).
 Packet RocePacket(const std::string& iif, const std::string& daddr);
+// A RoCE v2 packet this host sends out of `oif` from `saddr` to a peer (any
+// peer: its address unknown). Requests, ACKs and RDMA READ responses all go
+// to UDP 4791 (the IBTA RoCEv2 annex; rxe_net.c prepare_udp_hdr), so one
+// blocked direction stops both.
+Packet RoceOutPacket(const std::string& oif, const std::string& saddr);
 
 enum class Tri { kNo, kYes, kMaybe };
 // Whether one match holds for the packet.

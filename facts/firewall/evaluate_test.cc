@@ -141,5 +141,64 @@ TEST(EvaluateTest, NoRulesetsAccept) {
   EXPECT_FALSE(o.decided_by.has_value());
 }
 
+Ruleset Nft(const std::string& text) {
+  absl::StatusOr<Ruleset> rs = ParseNftRuleset(text, "nft");
+  EXPECT_TRUE(rs.ok()) << rs.status();
+  return rs.ok() ? *rs : Ruleset();
+}
+
+std::string OutputChain(const std::string& rule) {
+  return "table inet filter {\n\tchain output {\n\t\ttype filter hook output priority filter; "
+         "policy accept;\n\t\t" + rule + "\n\t}\n}\n";
+}
+
+// Every RoCE v2 packet goes to UDP 4791, the ACKs this host sends too: an
+// output-chain drop stops RoCE leaving, and does not touch arriving packets.
+TEST(EvaluateOutTest, AnOutputChainDropStopsRoceLeavingOnly) {
+  Ruleset rs = Nft(OutputChain("udp dport 4791 drop"));
+  Outcome out = Evaluate({rs}, RoceOutPacket("va", "198.18.0.1"));
+  EXPECT_EQ(out.fate, Fate::kDropped);
+  ASSERT_TRUE(out.decided_by.has_value());
+  EXPECT_THAT(out.decided_by->Where(), HasSubstr("nft table inet filter chain output rule 1 (line 4)"));
+  EXPECT_EQ(Evaluate({rs}, RocePacket("va", "198.18.0.1")).fate, Fate::kAccepted);
+}
+
+TEST(EvaluateOutTest, InterfaceMatchesFollowTheDirection) {
+  EXPECT_EQ(Evaluate({Nft(OutputChain("oifname \"va\" udp dport 4791 drop"))}, RoceOutPacket("va", "198.18.0.1")).fate,
+            Fate::kDropped);
+  EXPECT_EQ(Evaluate({Nft(OutputChain("oifname \"vb\" udp dport 4791 drop"))}, RoceOutPacket("va", "198.18.0.1")).fate,
+            Fate::kAccepted);
+  // A sent packet has no input interface.
+  EXPECT_EQ(Evaluate({Nft(OutputChain("iifname \"va\" drop"))}, RoceOutPacket("va", "198.18.0.1")).fate,
+            Fate::kAccepted);
+  // And an arriving one no output interface, on the input hook.
+  Ruleset in = Nft("table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0;\n"
+                   "\t\toifname \"va\" drop\n\t}\n}\n");
+  EXPECT_EQ(Evaluate({in}, RocePacket("va", "198.18.0.1")).fate, Fate::kAccepted);
+}
+
+TEST(EvaluateOutTest, IptablesOutputAndPostroutingChains) {
+  absl::StatusOr<Ruleset> rs = ParseIptablesSave(
+      "*mangle\n:POSTROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n"
+      "*filter\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-A OUTPUT -o va -p udp -m udp --dport 4791 -j DROP\nCOMMIT\n",
+      "iptables-nft", 4);
+  ASSERT_TRUE(rs.ok()) << rs.status();
+  rs->source = "iptables-nft";
+  Outcome out = Evaluate({*rs}, RoceOutPacket("va", "198.18.0.1"));
+  EXPECT_EQ(out.fate, Fate::kDropped);
+  EXPECT_THAT(out.decided_by->Where(), HasSubstr("iptables-nft table ip filter chain OUTPUT rule 1"));
+  EXPECT_THAT(out.walked, Contains(HasSubstr("iptables-nft ip mangle OUTPUT: accept (policy)")));
+  EXPECT_EQ(Evaluate({*rs}, RocePacket("va", "198.18.0.1")).fate, Fate::kAccepted);
+  EXPECT_EQ(Evaluate({*rs}, RoceOutPacket("vb", "198.18.0.2")).fate, Fate::kAccepted);
+}
+
+TEST(EvaluateOutTest, ThePeersAddressIsUnknownSoADaddrRuleIsUncertain) {
+  Outcome out = Evaluate({Nft(OutputChain("ip daddr 10.0.0.0/8 udp dport 4791 drop"))},
+                         RoceOutPacket("va", "198.18.0.1"));
+  EXPECT_EQ(out.fate, Fate::kAccepted);
+  ASSERT_EQ(out.uncertain.size(), 1u);
+  EXPECT_THAT(out.uncertain[0], HasSubstr("may match"));
+}
+
 }  // namespace
 }  // namespace rdmacheck::firewall
