@@ -114,6 +114,16 @@ Diagnosis ClassifyProbe(const ProbeResult& r) {
   std::string deltas = absl::StrCat(r.device, " ", FormatDelta(ld));
   if (!r.loopback) absl::StrAppend(&deltas, "; ", r.peer_device, " ", FormatDelta(pd));
   if (Get(ld, "send_err") > 0) {
+    // rxe counts send_err whenever ip_local_out refuses its packet
+    // (rxe_net.c rxe_send): too big for a hop with DF set, or dropped by an
+    // output-hook firewall rule (measured in the guest: a 64 B SEND under
+    // `udp dport 4791 drop` on an nft output chain, send_err +176307 in
+    // 2 s). A WR that fits the smallest RoCE MTU cannot be too big.
+    if (f->total_bytes <= kSmallestRoceMtu) {
+      return {HangClass::kPathBlocked,
+              absl::StrCat(what, "; ", deltas, ": the host refused to send packets of only ", f->total_bytes,
+                           " B (send_err): an output firewall rule dropping UDP 4791, or no route out")};
+    }
     return {HangClass::kMtuAbovePath,
             absl::StrCat(what, "; ", deltas, ": the device could not send the packets (send_err)")};
   }

@@ -8,6 +8,7 @@
 #ifndef RDMACHECK_ACTS_PROBE_CLASSIFY_H_
 #define RDMACHECK_ACTS_PROBE_CLASSIFY_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -22,6 +23,8 @@ inline constexpr int kWcWrFlushErr = 5;
 inline constexpr int kWcRemInvReqErr = 9;
 inline constexpr int kWcRetryExcErr = 12;
 inline constexpr int kWcRnrRetryExcErr = 13;
+// IBV_MTU_256: no RoCE path carries less.
+inline constexpr uint64_t kSmallestRoceMtu = 256;
 
 enum class HangClass {
   kHealthy,         // every WR completed and verified

@@ -88,6 +88,15 @@ std::vector<Case> Cases() {
     cs.push_back({"mtu: small passes, big lost", r, HangClass::kMtuAbovePath, "under the path MTU 4096"});
   }
   {
+    // The guest's nft output-chain drop of UDP 4791: rxe's first, 64-byte
+    // SEND is refused by ip_local_out over and over, nothing leaves.
+    ProbeResult r = Base();
+    r.wrs = {Stuck(0, 64, -1, {{"sent_pkts", 0}, {"rcvd_pkts", 0}, {"send_err", 176307}},
+                   {{"sent_pkts", 0}, {"rcvd_pkts", 0}})};
+    cs.push_back({"egress drop: a small WR refused", r, HangClass::kPathBlocked,
+                  "refused to send packets of only 64 B (send_err): an output firewall rule"});
+  }
+  {
     ProbeResult r = Base();
     r.wrs = {Stuck(0, 64, kWcRnrRetryExcErr, {}, {})};
     cs.push_back({"rnr", r, HangClass::kPeerNotReady, "RNR"});

@@ -1,8 +1,10 @@
 # nftables drops RoCE v2 leaving the host: an output-hook chain with `udp
 # dport 4791 drop`. Requests and ACKs both go to UDP 4791, so rxe0 -> rxe1
-# stops as surely as with an input drop; hung-qp sees the hang, and
-# firewall-4791 names the output chain (before, it looked at the input path
-# only and PASSed).
+# stops as surely as with an input drop. Measured: rxe's very first packet is
+# refused by ip_local_out, so its send_err climbs (176307 in 2 s) while
+# sent_pkts stays at 0; hung-qp calls that a blocked path (a 64-byte SEND
+# cannot be too big for any MTU) and firewall-4791 names the output chain
+# (before, it looked at the input path only and PASSed).
 name="nftables output chain drops UDP 4791"
 mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
@@ -20,4 +22,5 @@ expect firewall-4791 FAIL 'dropped by nft table inet rdmacheck_fault chain out r
 expect firewall-4791 FAIL 'nft insert rule inet rdmacheck_fault out oifname "va" udp dport 4791 accept'
 expect firewall-4791 FAIL 'on the output path'
 expect hung-qp FAIL 'path blocked'
-expect hung-qp FAIL 'transport retry counter exceeded'
+expect hung-qp FAIL 'refused to send packets of only 64 B (send_err): an output firewall rule'
+expect hung-qp FAIL 'nft list ruleset | grep 4791'
