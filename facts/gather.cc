@@ -45,7 +45,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // The tools see the running host, not a fixture tree. Started first: they
   // run while sysfs is read.
   std::optional<RulesetReader> rulesets;
-  if (opts.live_host && opts.read_rulesets) rulesets.emplace();
+  if (opts.live_host && opts.read_rulesets) rulesets.emplace(opts.proc_root);
   std::map<std::string, std::string> uverbs = UverbsByIbdev(roots.sys);
   // Each device is opened once for the gather (and, inside a Session, for
   // the run).

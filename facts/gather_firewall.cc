@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -22,27 +23,46 @@ namespace {
 struct Tool {
   const char* source;
   std::vector<std::string> argv;
+  const char* legacy_names = nullptr;  // the /proc file listing its tables
 };
 
 const std::vector<Tool>& Tools() {
   static const std::vector<Tool>* tools = new std::vector<Tool>{
       {"nft", {"nft", "list", "ruleset"}},
       {"iptables-nft", {"iptables-nft-save"}},
-      {"iptables-legacy", {"iptables-legacy-save"}},
+      {"iptables-legacy", {"iptables-legacy-save"}, "net/ip_tables_names"},
       {"ip6tables-nft", {"ip6tables-nft-save"}},
-      {"ip6tables-legacy", {"ip6tables-legacy-save"}},
+      {"ip6tables-legacy", {"ip6tables-legacy-save"}, "net/ip6_tables_names"},
   };
   return *tools;
 }
 
 }  // namespace
 
-// All five at once, and beside the rest of the gather: each is a fork+exec
-// that mostly waits (hundreds of ms under emulation), so the gather pays for
-// the slowest, and only for what the sysfs reads do not cover.
-RulesetReader::RulesetReader() : results_(Tools().size()) {
-  for (size_t i = 0; i < Tools().size(); ++i)
+bool LegacyTablesListed(const std::optional<std::string>& names_file) {
+  return names_file && !absl::StripAsciiWhitespace(*names_file).empty();
+}
+
+// All at once, and beside the rest of the gather: each is a fork+exec that
+// mostly waits (hundreds of ms under emulation), so the gather pays for the
+// slowest, and only for what the sysfs reads do not cover. A legacy listing
+// with no legacy table to list is not run at all.
+RulesetReader::RulesetReader(const std::string& proc_root)
+    : results_(Tools().size()), empty_(Tools().size(), false), empty_why_(Tools().size()) {
+  SysfsReader proc(proc_root);
+  for (size_t i = 0; i < Tools().size(); ++i) {
+    if (const char* names = Tools()[i].legacy_names) {
+      std::optional<std::string> listed = proc.ReadFile(names);
+      if (!LegacyTablesListed(listed)) {
+        empty_[i] = true;
+        empty_why_[i] = absl::StrCat("gather: ruleset ", Tools()[i].source, " empty: ", proc_root, "/", names,
+                                     listed ? " lists no table" : " absent (ip_tables not loaded)",
+                                     ", so ", Tools()[i].argv[0], " was not run");
+        continue;
+      }
+    }
     threads_.emplace_back([this, i] { results_[i] = RunSubprocess(Tools()[i].argv, 3.0); });
+  }
 }
 
 RulesetReader::~RulesetReader() {
@@ -55,6 +75,11 @@ void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
     if (t.joinable()) t.join();
   for (size_t i = 0; i < Tools().size(); ++i) {
     const char* source = Tools()[i].source;
+    if (empty_[i]) {
+      h->rulesets[source] = "";
+      provenance->push_back(empty_why_[i]);
+      continue;
+    }
     absl::StatusOr<SubprocessResult>& r = *results_[i];
     std::string why;
     if (!r.ok()) {

@@ -84,9 +84,17 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 // gather reads sysfs, and Finish (called once) waits for them and records
 // what they printed. A tool that cannot be read
 // is a provenance line. The destructor waits for any thread still running.
+// Whether a legacy iptables listing can print anything: the kernel's
+// /proc/net/ip_tables_names (ip6_tables_names) lists the legacy tables in
+// use, one a line, and is absent while ip_tables is not loaded. With none,
+// iptables-legacy-save prints nothing and exits 0 (iptables-save.c
+// for_each_table), so the fork is skipped and the ruleset recorded empty.
+bool LegacyTablesListed(const std::optional<std::string>& names_file);
+
 class RulesetReader {
  public:
-  RulesetReader();
+  // proc_root: where ip_tables_names is looked up ("/proc").
+  explicit RulesetReader(const std::string& proc_root = "/proc");
   ~RulesetReader();
   RulesetReader(const RulesetReader&) = delete;
   RulesetReader& operator=(const RulesetReader&) = delete;
@@ -94,6 +102,8 @@ class RulesetReader {
 
  private:
   std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results_;
+  std::vector<bool> empty_;  // known empty without running the tool
+  std::vector<std::string> empty_why_;
   std::vector<std::thread> threads_;
 };
 // A socket bound to local port 4791 in /proc/net/udp or udp6; nullopt when
