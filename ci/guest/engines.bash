@@ -68,9 +68,14 @@ engine_fail() {
   record FAIL "$1: $2" "$(tail -n 15 "$ENGINE_LOGS/$1.log" 2>/dev/null | tr '\n' ' ' | head -c 900)"
 }
 
+# before_deadline T0: less than ENGINE_START_DEADLINE s since T0 (an uptime_s).
+before_deadline() {
+  awk -v a="$1" -v b="$(uptime_s)" -v d="$ENGINE_START_DEADLINE" 'BEGIN { exit !(b - a < d) }'
+}
+
 # engine_start ENGINE: the engine answers within ENGINE_START_DEADLINE s.
 engine_start() {
-  local e=$1 t0 i
+  local e=$1 t0
   t0=$(uptime_s)
   mkdir -p "$ENGINE_LOGS"
   engines_prepare >>"$ENGINE_LOGS/$e.log" 2>&1 || { engine_fail "$e" "engine prerequisites (cgroup2, overlay, tmpfs)"; return 1; }
@@ -92,21 +97,23 @@ engine_start() {
         --ip6tables=false --ip-forward=false --ip-masq=false --userland-proxy=false \
         --storage-driver=overlay2 --exec-opt native.cgroupdriver=cgroupfs --log-level=warn \
         >>"$ENGINE_LOGS/docker.log" 2>&1 </dev/null &
-      for ((i = 0; i < ENGINE_START_DEADLINE * 2; i++)); do
+      while before_deadline "$t0"; do
         timeout 10 docker version >/dev/null 2>&1 && break
         sleep 0.5
       done
       ;;
     podman)
       # Daemonless: "started" is its storage and runtime answering.
-      for ((i = 0; i < 2; i++)); do
-        timeout "$ENGINE_START_DEADLINE" podman info >>"$ENGINE_LOGS/podman.log" 2>&1 && break
+      while before_deadline "$t0"; do
+        timeout "$((ENGINE_START_DEADLINE / 2))" podman info >>"$ENGINE_LOGS/podman.log" 2>&1 && break
       done
       ;;
     *) record FAIL "engine $e" "unknown engine"; return 1 ;;
   esac
   if ! timeout 10 "$e" version >/dev/null 2>&1; then
     engine_fail "$e" "the engine answers within ${ENGINE_START_DEADLINE} s"
+    ENGINE_SAVE_STORE[$e]=0  # nothing worth keeping from an engine that never answered
+    engine_stop "$e"
     return 1
   fi
   record PASS "$e: the engine answers" "in $(seconds_since "$t0") s; $("$e" version --format '{{.Server.Version}}' 2>/dev/null || "$e" version --format '{{.Version}}' 2>/dev/null)"
@@ -120,11 +127,13 @@ engine_load() {
   t0=$(uptime_s)
   if ! timeout 300 "$e" load -i "$ENGINE_IMAGE_DIR/rdmacheck.tar" >>"$ENGINE_LOGS/$e.log" 2>&1; then
     engine_fail "$e" "load of the offline image"
+    ENGINE_SAVE_STORE[$e]=0  # a store without the image is not worth keeping
     return 1
   fi
   ep=$(timeout 30 "$e" image inspect rdmacheck --format '{{json .Config.Entrypoint}}' 2>&1)
   if [[ "$ep" != '["/usr/local/bin/rdmacheck"]' ]]; then
     record FAIL "$e: the loaded image runs rdmacheck" "ENTRYPOINT $ep"
+    ENGINE_SAVE_STORE[$e]=0
     return 1
   fi
   record PASS "$e: the offline image loads as rdmacheck" \
