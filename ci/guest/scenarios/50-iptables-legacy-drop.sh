@@ -2,8 +2,8 @@
 # 4791. Until a legacy table exists /proc/net/ip_tables_names is absent and
 # rdmacheck does not run iptables-legacy-save (nothing to list); once the
 # rule loads ip_tables and iptable_filter it lists "filter", the tool runs
-# and firewall-4791 names the legacy rule. (The kernel modules stay loaded
-# after undo: later scenarios run the legacy listing as before.)
+# and firewall-4791 names the legacy rule. undo unloads the legacy modules
+# again, so later steps (the bench) see the guest as it was.
 name="iptables-legacy drops UDP 4791 (legacy tables listed only when they exist)"
 mtu=9000
 fault() {
@@ -27,6 +27,8 @@ undo() {
   else
     record FAIL "$scn: the kernel lists the legacy filter table once a rule is in it" "$(cat /proc/net/ip_tables_names 2>&1)"
   fi
+  modprobe -r iptable_filter ip_tables 2>/dev/null
+  echo "  /proc/net/ip_tables_names after undo: $(cat /proc/net/ip_tables_names 2>&1)"
 }
 args=(--plan "$FIXTURES/plans/rxe_guest.plan" -d rxe0 --checks firewall-4791)
 expect_exit 1
