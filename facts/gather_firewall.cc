@@ -48,13 +48,12 @@ bool LegacyTablesListed(const std::optional<std::string>& names_file) {
 // slowest, and only for what the sysfs reads do not cover. A legacy listing
 // with no legacy table to list is not run at all.
 RulesetReader::RulesetReader(const std::string& proc_root)
-    : results_(Tools().size()), empty_(Tools().size(), false), empty_why_(Tools().size()) {
+    : results_(Tools().size()), empty_why_(Tools().size()) {
   SysfsReader proc(proc_root);
   for (size_t i = 0; i < Tools().size(); ++i) {
     if (const char* names = Tools()[i].legacy_names) {
       std::optional<std::string> listed = proc.ReadFile(names);
       if (!LegacyTablesListed(listed)) {
-        empty_[i] = true;
         empty_why_[i] = absl::StrCat("gather: ruleset ", Tools()[i].source, " empty: ", proc_root, "/", names,
                                      listed ? " lists no table" : " absent (ip_tables not loaded)",
                                      ", so ", Tools()[i].argv[0], " was not run");
@@ -75,7 +74,7 @@ void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
     if (t.joinable()) t.join();
   for (size_t i = 0; i < Tools().size(); ++i) {
     const char* source = Tools()[i].source;
-    if (empty_[i]) {
+    if (!empty_why_[i].empty()) {
       h->rulesets[source] = "";
       provenance->push_back(empty_why_[i]);
       continue;

@@ -79,11 +79,6 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 
 // ---- gather_firewall.cc: what decides whether RoCE v2 (UDP 4791) gets in. ----
 
-// nft and the four iptables-save variants, each through RunSubprocess in a
-// thread of its own, started at construction: the tools run while the
-// gather reads sysfs, and Finish (called once) waits for them and records
-// what they printed. A tool that cannot be read
-// is a provenance line. The destructor waits for any thread still running.
 // Whether a legacy iptables listing can print anything: the kernel's
 // /proc/net/ip_tables_names (ip6_tables_names) lists the legacy tables in
 // use, one a line, and is absent while ip_tables is not loaded. With none,
@@ -91,6 +86,11 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 // for_each_table), so the fork is skipped and the ruleset recorded empty.
 bool LegacyTablesListed(const std::optional<std::string>& names_file);
 
+// nft and the four iptables-save variants, each through RunSubprocess in a
+// thread of its own, started at construction: the tools run while the
+// gather reads sysfs, and Finish (called once) waits for them and records
+// what they printed. A tool that cannot be read
+// is a provenance line. The destructor waits for any thread still running.
 class RulesetReader {
  public:
   // proc_root: where ip_tables_names is looked up ("/proc").
@@ -102,7 +102,7 @@ class RulesetReader {
 
  private:
   std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results_;
-  std::vector<bool> empty_;  // known empty without running the tool
+  // Set for a listing known empty without running it: the provenance line.
   std::vector<std::string> empty_why_;
   std::vector<std::thread> threads_;
 };

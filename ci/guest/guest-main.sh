@@ -264,7 +264,7 @@ run_scenarios() {
 
 # --- 3d. the container engines (engines.bash) -----------------------------------
 # Docker and Podman started, the offline image (the Dockerfile's runtime
-# stage) loaded into both at once, every engine scenario run under each,
+# stage) loaded into each and checked, every engine scenario run under each,
 # both stopped. An engine that cannot start fails its scenarios' step with
 # its own log, and the other still runs.
 run_engine_scenarios() {

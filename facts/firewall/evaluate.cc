@@ -75,12 +75,12 @@ Tri Matches(const Match& m, const Packet& p) {
   switch (m.field) {
     case Match::Field::kIifname:
     case Match::Field::kOifname: {
-      // A locally sent packet has no input interface, an arriving one (on
-      // its way in) no output interface: only "" matches the missing one.
-      bool in = m.field == Match::Field::kIifname;
-      const std::string& name = in == (p.dir == Direction::kIn) ? (in ? p.iif : p.oif) : std::string();
+      // A packet has the interface of its direction only (iif arriving, oif
+      // sent); for the other one only "" matches.
+      const bool own = (m.field == Match::Field::kIifname) == (p.dir == Direction::kIn);
+      const std::string& name = p.dir == Direction::kIn ? p.iif : p.oif;
       for (const std::string& v : m.values)
-        if (name.empty() ? v.empty() : NameMatches(v, name)) r = Tri::kYes;
+        if (own ? NameMatches(v, name) : v.empty()) r = Tri::kYes;
       break;
     }
     case Match::Field::kL4proto:
