@@ -5,13 +5,13 @@
 namespace rdmacheck {
 
 CommandLine ExplainCommandLine(ExplainFlags* f) {
-  CommandLine cl("rdmacheck explain", "[--live] [--format text|json] [--rules FILE] [FILE...]",
+  CommandLine cl("rdmacheck explain", "[--live] [--format text|json] [--rules FILE|DIR] [FILE...]",
                  "Maps error lines of perftest, rdma-core tools, rdma_cm, UCX, NCCL, Open MPI and\n"
                  "the kernel (rdma_rxe) to cause and remedy (docs/explain.md).",
                  "Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable input.");
   cl.Switch("--live", &f->live, "then run, on this host, the checks that confirm the findings")
       .Choice("--format", &f->options.format, {"text", "json"}, "the findings' format (default text)")
-      .Text("--rules", &f->options.rules_path, "FILE", "use this rule file instead of the built-in rules")
+      .Text("--rules", &f->options.rules_path, "PATH", "use this rule file, or this directory of *.rules files, instead of the built-in rules")
       .Args("FILE", &f->options.files, "a log file; none or \"-\" reads stdin");
   return cl;
 }

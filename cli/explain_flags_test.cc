@@ -63,7 +63,7 @@ TEST(ExplainFlags, Help) {
   Parsed p = Parse({"-h"});
   EXPECT_EQ(p.code, 0);
   EXPECT_THAT(p.out, HasSubstr("Usage: rdmacheck explain [--live]"));
-  EXPECT_THAT(p.out, HasSubstr("--rules FILE"));
+  EXPECT_THAT(p.out, HasSubstr("--rules PATH"));
 }
 
 }  // namespace

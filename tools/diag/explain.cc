@@ -37,6 +37,22 @@ std::string Finding::ConfirmCommand() const {
 Explainer::Explainer(const ExplainRuleSet& rules, ExplainOptions options)
     : rules_(rules), options_(options) {
   if (options_.max_line_bytes == 0) options_.max_line_bytes = 1;
+  const size_t n = rules_.rules().size();
+  follows_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const std::string& id : rules_.rules()[i].follows) {
+      int j = rules_.RuleIndex(id);  // the loader made sure it exists
+      if (j >= 0) follows_[i].push_back(j);
+    }
+  }
+  latest_in_source_.assign(n, -1);
+  latest_line_.assign(n, 0);
+}
+
+size_t Explainer::root_findings() const {
+  return static_cast<size_t>(
+      std::count_if(findings_.begin(), findings_.end(),
+                    [](const Finding& f) { return f.grouped_under < 0; }));
 }
 
 void Explainer::BeginSource(absl::string_view name) {
@@ -44,6 +60,8 @@ void Explainer::BeginSource(absl::string_view name) {
   line_no_ = 0;
   pending_.clear();
   stats_.sources.push_back(source_);
+  // Grouping is within one input: another file's lines follow nothing here.
+  std::fill(latest_in_source_.begin(), latest_in_source_.end(), -1);
 }
 
 void Explainer::Feed(absl::string_view bytes) {
@@ -126,11 +144,25 @@ void Explainer::Record(absl::string_view line, LineMatch& m) {
     ++f.count;
     f.last.line = line_no_;
     if (f.last.source != source_) f.last.source = source_;
+    latest_in_source_[m.rule] = static_cast<int>(it->second);
+    latest_line_[m.rule] = line_no_;
     return;
   }
   if (findings_.size() >= options_.max_findings) {
     ++stats_.dropped_findings;
     return;
+  }
+  // The latest earlier line of a rule this one follows, in this input.
+  int parent = -1;
+  int64_t parent_line = 0;
+  for (int j : follows_[m.rule]) {
+    if (latest_in_source_[j] >= 0 && latest_line_[j] >= parent_line) {
+      parent = latest_in_source_[j];
+      parent_line = latest_line_[j];
+    }
+  }
+  if (parent >= 0 && findings_[parent].grouped_under >= 0) {
+    parent = findings_[parent].grouped_under;  // keep groups one level deep
   }
   Finding f;
   f.rule = &rule;
@@ -140,6 +172,9 @@ void Explainer::Record(absl::string_view line, LineMatch& m) {
   f.first = {source_, line_no_};
   f.last = f.first;
   f.first_line = std::string(line.substr(0, options_.max_example_bytes));
+  f.grouped_under = parent;
+  latest_in_source_[m.rule] = static_cast<int>(findings_.size());
+  latest_line_[m.rule] = line_no_;
   index_.emplace(key_scratch_, findings_.size());
   findings_.push_back(std::move(f));
 }

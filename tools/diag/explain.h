@@ -1,6 +1,9 @@
 // Explainer: streams log lines through an ExplainRuleSet and collects each
 // distinct finding once (key: rule id + the values of the rule's key
-// captures), with its count and its first and last position. Memory stays
+// captures), with its count and its first and last position. A finding of a
+// rule that `follows` another is grouped under the earlier finding it follows
+// in the same input, so a log of 40 echoing lines yields its one cause.
+// Memory stays
 // bounded whatever the input size: lines are never held beyond the current
 // one, a line is cut at ExplainOptions::max_line_bytes (the rest of it is
 // skipped and counted in Stats::truncated_lines), and at most max_findings
@@ -45,6 +48,11 @@ struct Finding {
   LinePosition first;
   LinePosition last;
   std::string first_line;  // text of the first occurrence (cut at max_example_bytes)
+  // Index (in Explainer::findings()) of the root finding this one is grouped
+  // under, or -1: set when the rule `follows` a rule whose finding came
+  // earlier in the same input ("Couldn't create IB resources" after "Unable
+  // to create QP"); always a root itself, never a grouped finding.
+  int grouped_under = -1;
 
   // The rule's texts with this finding's captures filled in.
   std::string Diagnosis() const;
@@ -83,6 +91,8 @@ class Explainer {
 
   // Distinct findings, in order of first appearance.
   const std::vector<Finding>& findings() const { return findings_; }
+  // Findings that are not grouped under another.
+  size_t root_findings() const;
   const ExplainStats& stats() const { return stats_; }
 
  private:
@@ -98,6 +108,10 @@ class Explainer {
   LineMatch scratch_;
   std::string key_scratch_;
   absl::flat_hash_map<std::string, size_t> index_;  // key -> findings_ index
+  std::vector<std::vector<int>> follows_;  // per rule: indices of its `follows`
+  // Per rule: the finding of its latest line in the current source, or -1.
+  std::vector<int> latest_in_source_;
+  std::vector<int64_t> latest_line_;  // parallel: that line's number
   std::vector<Finding> findings_;
 };
 

@@ -1,6 +1,7 @@
 #include "tools/diag/explain_output.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -29,7 +30,10 @@ nlohmann::json Position(const LinePosition& p) {
 
 void RenderExplainText(const Explainer& explainer, std::ostream& out) {
   const ExplainStats& st = explainer.stats();
-  for (const Finding& f : explainer.findings()) {
+  const std::vector<Finding>& all = explainer.findings();
+  for (size_t fi = 0; fi < all.size(); ++fi) {
+    const Finding& f = all[fi];
+    if (f.grouped_under >= 0) continue;  // shown under its root
     out << "[FINDING] " << f.rule->id << "  x" << f.count << "  " << Span(f)
         << "\n";
     out << "  line: " << f.first_line << "\n";
@@ -43,12 +47,27 @@ void RenderExplainText(const Explainer& explainer, std::ostream& out) {
     out << "  confirm with: "
         << (confirm.empty() ? "(no rdmacheck check covers this; use the commands above)"
                             : confirm)
-        << "\n\n";
+        << "\n";
+    bool header = false;
+    for (const Finding& g : all) {
+      if (g.grouped_under != static_cast<int>(fi)) continue;
+      if (!header) {
+        out << "  followed by (consequences of the above, not separate causes):\n";
+        header = true;
+      }
+      out << "    " << g.rule->id << "  x" << g.count << "  " << Span(g) << ": "
+          << g.first_line << "\n";
+    }
+    out << "\n";
   }
-  out << "explain: " << explainer.findings().size() << " finding"
-      << (explainer.findings().size() == 1 ? "" : "s") << " from "
-      << st.matched_lines << " matching line" << (st.matched_lines == 1 ? "" : "s")
-      << " in " << st.lines << " lines";
+  const size_t roots = explainer.root_findings();
+  out << "explain: " << roots << " finding" << (roots == 1 ? "" : "s");
+  if (roots != all.size()) {
+    out << " (and " << all.size() - roots << " follow-on finding"
+        << (all.size() - roots == 1 ? "" : "s") << " grouped under them)";
+  }
+  out << " from " << st.matched_lines << " matching line"
+      << (st.matched_lines == 1 ? "" : "s") << " in " << st.lines << " lines";
   if (st.truncated_lines > 0) {
     out << "; " << st.truncated_lines << " line"
         << (st.truncated_lines == 1 ? " was" : "s were")
@@ -82,6 +101,8 @@ void RenderExplainJson(const Explainer& explainer, std::ostream& out) {
         {"confirm_checks", f.rule->confirm},
         {"confirm_command", confirm.empty() ? nlohmann::json(nullptr)
                                             : nlohmann::json(confirm)},
+        {"grouped_under", f.grouped_under < 0 ? nlohmann::json(nullptr)
+                                              : nlohmann::json(f.grouped_under)},
     });
   }
   nlohmann::json doc = {
@@ -92,6 +113,7 @@ void RenderExplainJson(const Explainer& explainer, std::ostream& out) {
       {"matched_lines", st.matched_lines},
       {"truncated_lines", st.truncated_lines},
       {"dropped_findings", st.dropped_findings},
+      {"root_findings", explainer.root_findings()},
       {"findings", findings},
   };
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,7 +29,7 @@ constexpr FieldSpec kFields[] = {
     {"rule", false},  {"family", false}, {"pattern", true},
     {"diagnosis", false}, {"cause", true}, {"remedy", true},
     {"confirm", false}, {"key", false},  {"example", true},
-    {"expect", true},    {"near-miss", true},
+    {"expect", true},    {"near-miss", true}, {"follows", false},
 };
 
 bool IsIdChar(char c) {
@@ -74,15 +75,21 @@ ExplainRuleSet::~ExplainRuleSet() = default;
 
 absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::Parse(
     absl::string_view text, absl::string_view file_name) {
-  std::unique_ptr<ExplainRuleSet> set(new ExplainRuleSet());
-  set->file_ = std::string(file_name);
-  const std::string& file = set->file_;
-  std::vector<ExplainRule>& rules = set->rules_;
+  return ParseSources({RuleSource{std::string(file_name), text}}, file_name);
+}
+
+namespace {
+
+// Appends the rules of one file to `rules` (and a confirm-given flag each).
+absl::Status ParseOneFile(const RuleSource& source,
+                          std::vector<ExplainRule>& rules,
+                          std::vector<bool>& confirm_given) {
+  const std::string& file = source.name;
   // Which single-valued fields the current rule has seen.
   absl::flat_hash_set<std::string> seen;
-  std::vector<bool> confirm_given;  // parallel to rules
   int line_no = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+  bool in_file = false;  // a rule of this file has started
+  for (absl::string_view line : absl::StrSplit(source.text, '\n')) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
@@ -106,12 +113,13 @@ absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::Parse(
       return absl::InvalidArgumentError(absl::StrCat(
           file, ":", line_no, ": unknown field ", Quote(field),
           " (fields: rule family pattern diagnosis cause remedy confirm key "
-          "example expect near-miss)"));
+          "example expect near-miss follows)"));
     }
     if (field == "rule") {
       rules.emplace_back();
       confirm_given.push_back(false);
       seen.clear();
+      in_file = true;
       ExplainRule& r = rules.back();
       r.id = std::string(absl::StripAsciiWhitespace(value));
       r.file = file;
@@ -123,7 +131,7 @@ absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::Parse(
       }
       continue;
     }
-    if (rules.empty()) {
+    if (!in_file) {
       return absl::InvalidArgumentError(
           absl::StrCat(file, ":", line_no, ": field ", Quote(field),
                        " before the first 'rule:' line"));
@@ -189,21 +197,47 @@ absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::Parse(
       }
     } else if (field == "near-miss") {
       r.near_misses.push_back(v);
+    } else if (field == "follows") {
+      r.follows = absl::StrSplit(value, ' ', absl::SkipWhitespace());
     }
   }
+  return absl::OkStatus();
+}
 
-  absl::flat_hash_map<std::string, int> first_line;
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::ParseSources(
+    const std::vector<RuleSource>& sources, absl::string_view set_name) {
+  std::unique_ptr<ExplainRuleSet> set(new ExplainRuleSet());
+  set->file_ = std::string(set_name);
+  std::vector<ExplainRule>& rules = set->rules_;
+  std::vector<bool> confirm_given;  // parallel to rules
+  for (const RuleSource& source : sources) {
+    RDMACHECK_RETURN_IF_ERROR(ParseOneFile(source, rules, confirm_given));
+  }
+
+  absl::flat_hash_map<std::string, const ExplainRule*> first;
   for (ExplainRule& r : rules) {
-    auto [it, inserted] = first_line.emplace(r.id, r.line_no);
+    auto [it, inserted] = first.emplace(r.id, &r);
     if (!inserted) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(file, ":", r.line_no, ": duplicate rule id '", r.id,
-                       "' (first defined at ", file, ":", it->second, ")"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          r.file, ":", r.line_no, ": duplicate rule id '", r.id,
+          "' (first defined at ", it->second->file, ":", it->second->line_no,
+          ")"));
     }
+  }
+  for (ExplainRule& r : rules) {
     auto missing = [&](absl::string_view what) {
       return absl::InvalidArgumentError(absl::StrCat(
-          file, ":", r.line_no, ": rule '", r.id, "': missing ", what));
+          r.file, ":", r.line_no, ": rule '", r.id, "': missing ", what));
     };
+    for (const std::string& f : r.follows) {
+      if (f == r.id || !first.contains(f)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            r.file, ":", r.line_no, ": rule '", r.id, "': follows ", Quote(f),
+            f == r.id ? ", itself" : ", which is no rule's id"));
+      }
+    }
     if (r.family.empty()) return missing("field 'family'");
     if (r.patterns.empty()) return missing("field 'pattern'");
     if (r.diagnosis.empty()) return missing("field 'diagnosis'");
@@ -241,14 +275,14 @@ absl::Status ExplainRuleSet::Compile() {
       cp.pattern = static_cast<int>(pi);
       if (!cp.re->ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            file_, ":", r.pattern_lines[pi], ": rule '", r.id,
+            r.file, ":", r.pattern_lines[pi], ": rule '", r.id,
             "': pattern does not compile: ", cp.re->error(), " (pattern ",
             Quote(r.patterns[pi]), ")"));
       }
       std::string err;
       if (set_->Add(r.patterns[pi], &err) < 0) {
         return absl::InvalidArgumentError(
-            absl::StrCat(file_, ":", r.pattern_lines[pi], ": rule '", r.id,
+            absl::StrCat(r.file, ":", r.pattern_lines[pi], ": rule '", r.id,
                          "': RE2::Set rejects pattern: ", err));
       }
       std::vector<std::pair<int, std::string>> groups;
@@ -286,7 +320,7 @@ absl::Status ExplainRuleSet::Compile() {
     for (const std::string& k : r.key) {
       if (!is_capture(k)) {
         return absl::InvalidArgumentError(
-            absl::StrCat(file_, ":", r.line_no, ": rule '", r.id, "': key ",
+            absl::StrCat(r.file, ":", r.line_no, ": rule '", r.id, "': key ",
                          Quote(k), " is not a capture of any pattern"));
       }
     }
@@ -297,7 +331,7 @@ absl::Status ExplainRuleSet::Compile() {
       for (const std::string& n : References(*t)) {
         if (!is_capture(n)) {
           return absl::InvalidArgumentError(absl::StrCat(
-              file_, ":", r.line_no, ": rule '", r.id, "': ${", n,
+              r.file, ":", r.line_no, ": rule '", r.id, "': ${", n,
               "} is not a capture of any pattern (captures: ",
               absl::StrJoin(r.capture_names, " "), ")"));
         }
@@ -325,7 +359,7 @@ absl::Status ExplainRuleSet::Validate() {
       }
       if (!own) {
         return absl::InvalidArgumentError(
-            absl::StrCat(file_, ":", ex.line_no, ": rule '", r.id,
+            absl::StrCat(r.file, ":", ex.line_no, ": rule '", r.id,
                          "': example matches none of the rule's patterns: ",
                          Quote(ex.line)));
       }
@@ -334,9 +368,9 @@ absl::Status ExplainRuleSet::Validate() {
       if (m.rule != static_cast<int>(ri)) {
         const ExplainRule& other = rules_[m.rule];
         return absl::InvalidArgumentError(absl::StrCat(
-            file_, ":", ex.line_no, ": rule '", r.id, "': example ",
+            r.file, ":", ex.line_no, ": rule '", r.id, "': example ",
             Quote(ex.line), " is claimed by rule '", other.id,
-            "' (defined earlier, at ", file_, ":", other.line_no,
+            "' (defined earlier, at ", other.file, ":", other.line_no,
             "); move the more specific rule first"));
       }
       for (const auto& [name, want] : ex.expect) {
@@ -348,7 +382,7 @@ absl::Status ExplainRuleSet::Validate() {
                                                  : Quote(it->second);
         if (it == m.captures.end() || it->second != want) {
           return absl::InvalidArgumentError(absl::StrCat(
-              file_, ":", ex.line_no, ": rule '", r.id, "': example ",
+              r.file, ":", ex.line_no, ": rule '", r.id, "': example ",
               Quote(ex.line), " captures ", name, "=", got, ", expected '",
               want, "'"));
         }
@@ -358,7 +392,7 @@ absl::Status ExplainRuleSet::Validate() {
       LineMatch m;
       if (Classify(nm, &m)) {
         return absl::InvalidArgumentError(absl::StrCat(
-            file_, ":", r.line_no, ": rule '", r.id, "': near miss ",
+            r.file, ":", r.line_no, ": rule '", r.id, "': near miss ",
             Quote(nm), " matches rule '", rules_[m.rule].id, "'"));
       }
     }
@@ -419,18 +453,59 @@ std::string ExplainRuleSet::Substitute(absl::string_view text,
   }
 }
 
+int ExplainRuleSet::RuleIndex(absl::string_view id) const {
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    if (rules_[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadFile(
     const std::string& path) {
   // The rule base is ~70 kB; a user's own rule file has no reason to be
   // more than a few MB.
   constexpr uint64_t kMaxRuleFileBytes = uint64_t{16} << 20;
-  absl::StatusOr<std::string> text = ReadInputFile("LoadRuleFile", path, "a rule file", kMaxRuleFileBytes);
-  if (!text.ok()) return text.status();
-  return Parse(*text, path);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) {
+    absl::StatusOr<std::string> text = ReadInputFile(
+        "LoadRuleFile", path, "a rule file", kMaxRuleFileBytes);
+    if (!text.ok()) return text.status();
+    return Parse(*text, path);
+  }
+  // A directory: its *.rules files in name order, as the embedded base is
+  // laid out (a copy of tools/diag/rules/ with one file added works as is).
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+    if (entry.path().extension() == ".rules") {
+      names.push_back(entry.path().string());
+    }
+  }
+  if (ec) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot list the rule directory: ", ec.message()));
+  }
+  if (names.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": directory holds no *.rules file"));
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> texts;
+  texts.reserve(names.size());
+  for (const std::string& name : names) {
+    absl::StatusOr<std::string> text = ReadInputFile(
+        "LoadRuleFile", name, "a rule file", kMaxRuleFileBytes);
+    if (!text.ok()) return text.status();
+    texts.push_back(*std::move(text));
+  }
+  std::vector<RuleSource> sources;
+  for (size_t i = 0; i < names.size(); ++i) {
+    sources.push_back({names[i], texts[i]});
+  }
+  return ParseSources(sources, path);
 }
 
 absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::LoadEmbedded() {
-  return Parse(EmbeddedExplainRulesText(), kEmbeddedExplainRulesName);
+  return ParseSources(EmbeddedExplainRuleFiles(), kEmbeddedExplainRulesName);
 }
 
 }  // namespace rdmacheck

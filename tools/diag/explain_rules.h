@@ -1,11 +1,11 @@
 // ExplainRuleSet: the rule base of `rdmacheck explain`. Each rule maps error
 // lines (regular expressions with named captures) to a diagnosis, likely
 // causes, a remediation with the captured values filled in, and the
-// rdmacheck checks that confirm it. Rules live in a data file
-// (tools/diag/explain_rules.txt, embedded into the binary at build time; format in
-// docs/explain.md) and are validated when loaded: every pattern compiles, every
-// example line is won by its own rule with the expected captures, every near
-// miss matches no rule.
+// rdmacheck checks that confirm it. Rules live in data files, one per family
+// (tools/diag/rules/*.rules, read in name order and embedded into the binary at
+// build time; format in docs/explain.md) and are validated when loaded: every
+// pattern compiles, every example line is won by its own rule with the
+// expected captures, every near miss matches no rule.
 //
 //   RDMACHECK_ASSIGN_OR_RETURN(std::unique_ptr<ExplainRuleSet> rules,
 //                              ExplainRuleSet::LoadEmbedded());
@@ -56,6 +56,10 @@ struct ExplainRule {
   std::vector<ExplainExample> examples;
   std::vector<std::string> near_misses;
   std::vector<std::string> capture_names;  // union over patterns, first seen first
+  // Rules whose lines this rule's lines are known to follow ("Couldn't create
+  // IB resources" after "Unable to create QP"): such a finding is grouped
+  // under the earlier one when it comes after it in the same input.
+  std::vector<std::string> follows;
   std::string file;
   int line_no = 0;  // of the `rule:` line
 };
@@ -69,16 +73,27 @@ struct LineMatch {
   Captures captures;
 };
 
+// One rule file's text and the name its messages use.
+struct RuleSource {
+  std::string name;
+  absl::string_view text;
+};
+
 class ExplainRuleSet {
  public:
   // Parses and validates rule text; `file_name` is used in error messages
   // ("file:line: ..."). InvalidArgument on any malformed rule.
   static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> Parse(
       absl::string_view text, absl::string_view file_name);
-  // Reads a rule file (NotFound if it cannot be opened) and parses it.
+  // Several files as one rule base, in the order given (the first matching
+  // rule of the first file wins); `set_name` names the whole.
+  static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ParseSources(
+      const std::vector<RuleSource>& sources, absl::string_view set_name);
+  // Reads a rule file, or every *.rules file of a directory in name order
+  // (NotFound if it cannot be opened), and parses it.
   static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> LoadFile(
       const std::string& path);
-  // The rule base compiled into the binary (tools/diag/explain_rules.txt).
+  // The rule base compiled into the binary (tools/diag/rules/*.rules).
   static absl::StatusOr<std::unique_ptr<ExplainRuleSet>> LoadEmbedded();
 
   ~ExplainRuleSet();
@@ -87,6 +102,9 @@ class ExplainRuleSet {
 
   const std::vector<ExplainRule>& rules() const { return rules_; }
   const std::string& file() const { return file_; }
+
+  // Index of the rule with this id, or -1.
+  int RuleIndex(absl::string_view id) const;
 
   // True if some rule matches `line`; fills `m` with the winner. Thread-safe.
   bool Classify(absl::string_view line, LineMatch* m) const;
@@ -116,11 +134,12 @@ class ExplainRuleSet {
   int max_groups_ = 0;
 };
 
-// The text of tools/diag/explain_rules.txt, compiled in by //diag:explain_rules_embed.
-absl::string_view EmbeddedExplainRulesText();
-// The name used for the embedded text in messages.
+// The files of tools/diag/rules/, in name order, compiled in by
+// //tools/diag:explain_rules_embed (names as "tools/diag/rules/10-nccl.rules").
+const std::vector<RuleSource>& EmbeddedExplainRuleFiles();
+// The name of the embedded rule base as a whole, in messages.
 inline constexpr absl::string_view kEmbeddedExplainRulesName =
-    "tools/diag/explain_rules.txt";
+    "tools/diag/rules";
 
 }  // namespace rdmacheck
 

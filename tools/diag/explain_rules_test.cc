@@ -1,5 +1,7 @@
 #include "tools/diag/explain_rules.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -33,17 +35,39 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-TEST(ExplainRules, EmbeddedTextIsTheDataFile) {
-  std::string file = ReadFile("tools/diag/explain_rules.txt");
-  ASSERT_FALSE(file.empty());
-  EXPECT_EQ(EmbeddedExplainRulesText(), file);
+TEST(ExplainRules, EmbeddedFilesAreTheDataFiles) {
+  const std::vector<RuleSource>& files = EmbeddedExplainRuleFiles();
+  ASSERT_GE(files.size(), 10u);
+  std::vector<std::string> names;
+  for (const RuleSource& f : files) {
+    names.push_back(f.name);
+    std::string text = ReadFile(f.name);
+    ASSERT_FALSE(text.empty()) << f.name;
+    EXPECT_EQ(f.text, text) << f.name;
+  }
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  // wc-status is the catch-all table and must stay last.
+  EXPECT_EQ(names.back(), "tools/diag/rules/99-wc-status.rules");
 }
 
-TEST(ExplainRules, DataFileLoadsFromDisk) {
-  ASSERT_OK_AND_ASSIGN(auto rules,
-                       ExplainRuleSet::LoadFile("tools/diag/explain_rules.txt"));
-  EXPECT_EQ(rules->file(), "tools/diag/explain_rules.txt");
+TEST(ExplainRules, DataDirectoryLoadsFromDisk) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::LoadFile("tools/diag/rules"));
+  EXPECT_EQ(rules->file(), "tools/diag/rules");
+  auto embedded = Embedded();
+  ASSERT_NE(embedded, nullptr);
+  ASSERT_EQ(rules->rules().size(), embedded->rules().size());
+  for (size_t i = 0; i < rules->rules().size(); ++i) {
+    EXPECT_EQ(rules->rules()[i].id, embedded->rules()[i].id);
+    EXPECT_EQ(rules->rules()[i].file, embedded->rules()[i].file);
+  }
   EXPECT_GE(rules->rules().size(), 70u);
+}
+
+TEST(ExplainRules, OneFileOfTheBaseLoadsAlone) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::LoadFile(
+                                       "tools/diag/rules/99-wc-status.rules"));
+  ASSERT_FALSE(rules->rules().empty());
+  EXPECT_EQ(rules->rules()[0].file, "tools/diag/rules/99-wc-status.rules");
 }
 
 // Golden test over the rule file itself: every example is won by its own rule
@@ -454,6 +478,61 @@ TEST(ExplainRulesLoader, NotARegularFileIsRefused) {
   EXPECT_THAT(ExplainRuleSet::LoadFile("/dev/zero"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("LoadRuleFile(/dev/zero): not a regular file (a rule file is read from a file)")));
+}
+
+TEST(ExplainRulesLoader, ErrorsNameTheFileOfTheRule) {
+  std::string good(kGood);
+  ASSERT_OK(ExplainRuleSet::Parse(good, "a.rules").status());
+  std::string bad = Replace(good, "confirm: none", "confirm: port-up");
+  EXPECT_THAT(ExplainRuleSet::ParseSources({{"a.rules", "# only a comment\n"},
+                                            {"b.rules", bad}},
+                                           "dir"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("b.rules:7: rule 'demo-port': unknown check")));
+  // The same id in two files names both.
+  EXPECT_THAT(ExplainRuleSet::ParseSources({{"a.rules", good}, {"b.rules", good}},
+                                           "dir"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("b.rules:1: duplicate rule id 'demo-port' "
+                                 "(first defined at a.rules:1)")));
+}
+
+TEST(ExplainRulesLoader, FollowsMustNameAnotherRule) {
+  std::string good(kGood);
+  EXPECT_THAT(
+      ExplainRuleSet::Parse(Replace(good, "confirm: none\n",
+                                    "confirm: none\nfollows: no-such-rule\n"),
+                            "t.rules"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("t.rules:1: rule 'demo-port': follows 'no-such-rule', "
+                         "which is no rule's id")));
+  EXPECT_THAT(
+      ExplainRuleSet::Parse(
+          Replace(good, "confirm: none\n", "confirm: none\nfollows: demo-port\n"),
+          "t.rules"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("itself")));
+}
+
+TEST(ExplainRulesLoader, DirectoryOfRuleFilesLoadsInNameOrder) {
+  std::string dir = absl::StrCat(::testing::TempDir(), "/rules_dir");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string good(kGood);
+  // Written in the opposite order to their names: the names decide.
+  std::string specific = Replace(good, "demo-port", "demo-specific");
+  for (int i = 0; i < 4; ++i) specific = Replace(specific, "listen to port", "bind to port");
+  std::ofstream(dir + "/20-generic.rules") << good;
+  std::ofstream(dir + "/10-specific.rules") << specific;
+  std::ofstream(dir + "/notes.txt") << "not a rule file\n";
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::LoadFile(dir));
+  ASSERT_EQ(rules->rules().size(), 2u);
+  EXPECT_EQ(rules->rules()[0].id, "demo-specific");
+  EXPECT_EQ(rules->rules()[0].file, dir + "/10-specific.rules");
+  std::filesystem::remove(dir + "/10-specific.rules");
+  std::filesystem::remove(dir + "/20-generic.rules");
+  EXPECT_THAT(ExplainRuleSet::LoadFile(dir),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("directory holds no *.rules file")));
 }
 
 }  // namespace

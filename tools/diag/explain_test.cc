@@ -214,6 +214,72 @@ TEST_F(ExplainTest, TextOutput) {
   EXPECT_THAT(out.str(), HasSubstr("explain: 1 finding from 1 matching line in 2 lines\n"));
 }
 
+// Two rules, the second known to follow the first (as perftest prints
+// "Couldn't create IB resources" after "Unable to create QP.").
+constexpr char kFollowRules[] =
+    "rule: qp-fail\n"
+    "family: perftest\n"
+    "pattern: Unable to create QP\n"
+    "diagnosis: d\ncause: c\nremedy: r\nconfirm: none\n"
+    "example: Unable to create QP.\nexample:  Unable to create QP\n"
+    "near-miss: created QP\n"
+    "rule: resources\n"
+    "family: perftest\n"
+    "pattern: Couldn't create IB resources\n"
+    "diagnosis: d2\ncause: c2\nremedy: r2\nconfirm: none\n"
+    "follows: qp-fail\n"
+    "example: Couldn't create IB resources\nexample:  Couldn't create IB resources\n"
+    "near-miss: created IB resources\n";
+
+TEST(ExplainGrouping, FollowOnLineIsGroupedUnderItsRoot) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::Parse(kFollowRules, "f.rules"));
+  Explainer ex(*rules);
+  ex.BeginSource("a.log");
+  ex.Feed("noise\nUnable to create QP.\nCouldn't create IB resources\n"
+          "Couldn't create IB resources\n");
+  ex.EndSource();
+  ASSERT_EQ(ex.findings().size(), 2u);
+  EXPECT_EQ(ex.findings()[0].grouped_under, -1);
+  EXPECT_EQ(ex.findings()[1].grouped_under, 0);
+  EXPECT_EQ(ex.findings()[1].count, 2);
+  EXPECT_EQ(ex.root_findings(), 1u);
+  std::ostringstream text;
+  RenderExplainText(ex, text);
+  EXPECT_THAT(text.str(), HasSubstr("followed by (consequences of the above"));
+  EXPECT_THAT(text.str(), HasSubstr("    resources  x2  a.log:3..4: Couldn't create IB resources"));
+  EXPECT_THAT(text.str(), Not(HasSubstr("[FINDING] resources")));
+  EXPECT_THAT(text.str(), HasSubstr("explain: 1 finding (and 1 follow-on finding grouped under them)"));
+  std::ostringstream json;
+  RenderExplainJson(ex, json);
+  auto doc = nlohmann::json::parse(json.str());
+  EXPECT_EQ(doc["root_findings"], 1);
+  EXPECT_TRUE(doc["findings"][0]["grouped_under"].is_null());
+  EXPECT_EQ(doc["findings"][1]["grouped_under"], 0);
+}
+
+TEST(ExplainGrouping, OnlyAnEarlierLineOfTheSameInputIsARoot) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::Parse(kFollowRules, "f.rules"));
+  {  // the follow-on before its root: both stand alone
+    Explainer ex(*rules);
+    ex.BeginSource("a.log");
+    ex.Feed("Couldn't create IB resources\nUnable to create QP.\n");
+    ex.EndSource();
+    ASSERT_EQ(ex.findings().size(), 2u);
+    EXPECT_EQ(ex.root_findings(), 2u);
+  }
+  {  // root in one file, follow-on in another: not grouped
+    Explainer ex(*rules);
+    ex.BeginSource("a.log");
+    ex.Feed("Unable to create QP.\n");
+    ex.EndSource();
+    ex.BeginSource("b.log");
+    ex.Feed("Couldn't create IB resources\n");
+    ex.EndSource();
+    ASSERT_EQ(ex.findings().size(), 2u);
+    EXPECT_EQ(ex.findings()[1].grouped_under, -1);
+  }
+}
+
 TEST(ExplainCommand, ExitCodesAndJson) {
   std::istringstream in("noise\nCouldn't listen to port 18516\nnoise\n");
   std::ostringstream out, err;
