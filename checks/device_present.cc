@@ -113,6 +113,22 @@ void ExplainMissingNodes(const DeviceView& v, const std::vector<const DeviceInfo
   r.Remedy("ls -l /dev/infiniband; ibv_devices   # must list the device");
 }
 
+// A pasted ibv_devinfo that said "Failed to open device": devices listed
+// here that this process could not open (their /dev/infiniband/uverbsN not
+// given to the container, or not readable). The paste names none of them.
+void ExplainNotOpened(const HostInfo& h, Verdict verdict, ResultBuilder& r) {
+  const uint64_t n = *h.devices_not_opened;
+  r.Expect("devices listed but not opened (ibv_devinfo: Failed to open device)", "0",
+           absl::StrCat(n), verdict);
+  r.Note(absl::StrCat("ibv_devinfo listed ", n, " device", n == 1 ? "" : "s",
+                      " it could not open: the kernel has them, but this process (a container "
+                      "or pod, most often) was not given their /dev/infiniband/uverbsN node or "
+                      "may not open it"));
+  r.Remedy("ls -l /dev/infiniband; rdma dev show   # where ibv_devinfo ran: which uverbs nodes "
+           "exist, and which devices the kernel has");
+  for (const std::string& line : ContainerRemedies(h, kNeedDevices)) r.Remedy(line);
+}
+
 }  // namespace
 
 Result DevicePresentCheck::Run(const CheckContext& ctx) const {
@@ -128,11 +144,21 @@ Result DevicePresentCheck::Run(const CheckContext& ctx) const {
     if (const DeviceInfo* d = v.Device(*want)) {
       r.Expect("RDMA device", *want, absl::StrJoin(names, ", "));
       ExplainMissingNodes(v, WithoutNode(v, {d}), r);
+      if (v.host.devices_not_opened.value_or(0) > 0) {
+        // The device asked for opened; the others are not this run's concern.
+        r.Note(absl::StrCat("ibv_devinfo could not open ", *v.host.devices_not_opened,
+                            " other listed device(s) (Failed to open device): not given to "
+                            "this container, or not readable"));
+      }
       return r.Build();
     }
     r.Expect("RDMA device", *want,
              names.empty() ? "no RDMA device" : absl::StrCat("only ", absl::StrJoin(names, ", ")),
              Verdict::kFail);
+    if (v.host.devices_not_opened.value_or(0) > 0) {
+      ExplainNotOpened(v.host, Verdict::kFail, r);
+      return r.Build();
+    }
     if (!names.empty()) {
       r.Note(absl::StrCat(*want, " is not among this node's devices; a typo in -d or the plan's "
                           "device, or its rxe link was never added"));
@@ -153,9 +179,29 @@ Result DevicePresentCheck::Run(const CheckContext& ctx) const {
     std::vector<const DeviceInfo*> missing = WithoutNode(v, all);
     // One usable device is enough for "at least one".
     if (missing.size() == all.size()) ExplainMissingNodes(v, missing, r);
+    if (v.host.devices_not_opened.value_or(0) > 0) ExplainNotOpened(v.host, Verdict::kWarn, r);
     return r.Build();
   }
   r.Expect("RDMA devices (ibv_get_device_list)", ">= 1", "0", Verdict::kFail);
+  if (v.host.devices_without_provider.value_or(0) > 0) {
+    const uint64_t n = *v.host.devices_without_provider;
+    r.Expect("devices without a userspace provider (libibverbs: no userspace device-specific "
+             "driver found)",
+             "0", absl::StrCat(n), Verdict::kFail);
+    r.Note(absl::StrCat("the kernel has ", n, " RDMA device", n == 1 ? "" : "s",
+                        " but libibverbs found no provider library for ", n == 1 ? "it" : "them",
+                        ", so it lists none (rdma-core libibverbs/init.c)"));
+    r.Remedy("apt-get install ibverbs-providers   # Debian/Ubuntu; dnf install libibverbs on "
+             "RHEL/Fedora; MLNX_OFED hosts: its libmlx5/libmlx4 packages");
+    r.Remedy("ls /etc/libibverbs.d/ /usr/lib/*/libibverbs/   # the provider's .driver file and "
+             "library must be there");
+    r.Remedy("ibv_devices   # must list the device");
+    return r.Build();
+  }
+  if (v.host.devices_not_opened.value_or(0) > 0) {
+    ExplainNotOpened(v.host, Verdict::kFail, r);
+    return r.Build();
+  }
   ExplainNoDevice(v.host, r);
   return r.Build();
 }

@@ -101,6 +101,11 @@ void AddStartup(std::optional<double> startup, RunInputs* in) {
   in->phases = std::move(phases);
 }
 
+// What an import could not read (a paste cut short), once, on stderr.
+void WarnAboutInput(const std::string& prog, const DeviceView& view) {
+  for (const std::string& w : view.warnings) std::cerr << prog << ": warning: " << w << "\n";
+}
+
 int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double> startup) {
   // A capture records every fact, rulesets included, and a counter window
   // when asked for one.
@@ -109,9 +114,14 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
+  WarnAboutInput(prog, in->view);
   if (!in->view.live()) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
                                                in->view.source));
+    // The converted file keeps what the paste lacked.
+    for (const std::string& w : in->view.warnings) {
+      in->view.provenance.push_back(absl::StrCat("import warning: ", w));
+    }
   }
   AddStartup(startup, &*in);
   // -d: the file is about that device alone (docs/profile-format.md).
@@ -177,6 +187,7 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
   if (!in.ok()) {
     return InputError(prog, in.status());
   }
+  WarnAboutInput(prog, in->view);
   int run_code;
   RunReport rep = RunAndReport(session, *in, *checks, &run_code);
   std::ostringstream explained;
@@ -284,6 +295,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (!in.ok()) {
     return NpdAware(f, InputError(prog, in.status()), in.status());
   }
+  WarnAboutInput(prog, in->view);
   AddStartup(startup, &*in);
   int code;
   RunReport rep;

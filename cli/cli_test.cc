@@ -66,6 +66,37 @@ TEST(Cli, NoDeviceFailsWithRemedyAndExitsOne) {
   EXPECT_THAT(r.out, HasSubstr("modprobe rdma_rxe"));
 }
 
+// The checklist on real pastes (fixtures/pastes/devinfo): never a usage or
+// input error, a warning on stderr for each cut, and device-present saying
+// what a pod's or a bare host's paste shows.
+TEST(Cli, ChecklistRunsOnEveryRealPaste) {
+  const std::string dir = "fixtures/pastes/devinfo/";
+  for (const char* name : {"ucx7613-v-cx4lx-cut.txt", "k8s-rdma-plugin-failed-to-open-vf.txt",
+                           "nvcaffe590-list-0-hcas-warnings.txt", "ucx5045-v-headless-vendor0.txt",
+                           "magnate3-rxe0-v-complete-centos7.txt", "ompi9087-v-lost-indentation.txt"}) {
+    SCOPED_TRACE(name);
+    CliRun r = RdmacheckStdout("--profile " + dir + name + " --format=json");
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << r.code << r.out;
+    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << r.out;
+    EXPECT_GE(j["checks"].size(), 10u);
+  }
+  CliRun cut = Rdmacheck("--profile " + dir + "ucx7613-v-cx4lx-cut.txt --color=never");
+  EXPECT_THAT(cut.out, HasSubstr("rdmacheck: warning: " + dir + "ucx7613-v-cx4lx-cut.txt:26: "
+                                 "device mlx5_0 (line 1) ends inside its -v attribute list"));
+  // SKIP rows name the facts the cut lost.
+  EXPECT_THAT(cut.out, HasSubstr("fact missing"));
+  CliRun pod = Rdmacheck("--profile " + dir + "k8s-rdma-plugin-failed-to-open-vf.txt "
+                         "--checks device-present --color=never");
+  EXPECT_EQ(pod.code, 0) << pod.out;  // WARN: the pod's own device opened
+  EXPECT_THAT(pod.out, HasSubstr("devices listed but not opened (ibv_devinfo: Failed to open device)"));
+  EXPECT_THAT(pod.out, HasSubstr("--device=/dev/infiniband/uverbs"));
+  CliRun bare = Rdmacheck("--profile " + dir + "nvcaffe590-list-0-hcas-warnings.txt "
+                          "--checks device-present --color=never");
+  EXPECT_EQ(bare.code, 1) << bare.out;
+  EXPECT_THAT(bare.out, HasSubstr("apt-get install ibverbs-providers"));
+}
+
 TEST(Cli, JsonIsParseableAndComplete) {
   CliRun r = Rdmacheck("--profile " + kP + "rxe_old_kernel.profile --plan " + kPlans +
                     "incident_einval.plan -d rxe0 --format=json");

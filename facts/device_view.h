@@ -49,7 +49,7 @@ struct PortInfo {
   std::optional<int> lid;
   std::optional<int> sm_lid;
   std::optional<int> pkey_tbl_len;
-  std::optional<int> max_msg_sz;
+  std::optional<uint64_t> max_msg_sz;
   std::vector<GidEntry> gids;             // non-empty entries only
   bool gids_known = false;                // false: the GID table was not read
   std::map<std::string, uint64_t> hw_counters;  // ports/N/hw_counters/*
@@ -154,6 +154,15 @@ struct HostInfo {
   std::optional<bool> cap_ipc_lock;
   // Seconds since boot (/proc/uptime), for counter totals.
   std::optional<uint64_t> uptime_s;
+  // Devices a pasted ibv_devinfo listed but could not open: it prints
+  // "Failed to open device" (rdma-core libibverbs/examples/devinfo.c) for
+  // each, without its name, when the process may not open the device's
+  // /dev/infiniband node (a pod given one VF of several).
+  std::optional<uint64_t> devices_not_opened;
+  // Devices a pasted ibv_devinfo's libibverbs left out for want of their
+  // provider library ("libibverbs: Warning: no userspace device-specific
+  // driver found for /sys/class/infiniband_verbs/uverbsN", libibverbs/init.c).
+  std::optional<uint64_t> devices_without_provider;
 };
 
 // An asynchronous event a device raised (ibv_get_async_event) during the
@@ -186,6 +195,11 @@ struct DeviceView {
   std::string source;
   // Free text kept from a profile's header (who captured it, where, when).
   std::vector<std::string> provenance;
+  // What an import could not read, "FILE:LINE: ..." (a paste cut short):
+  // the facts after it are absent, and checks that need them SKIP naming
+  // them. The command line prints these once; capture keeps them in the
+  // profile's header.
+  std::vector<std::string> warnings;
   HostInfo host;
   std::vector<DeviceInfo> devices;
   std::vector<NetdevInfo> netdevs;

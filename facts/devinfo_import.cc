@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <climits>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "util/status_macros.h"
@@ -64,6 +66,65 @@ std::optional<std::string> DriverFromName(absl::string_view name) {
   return std::nullopt;
 }
 
+// Lines a paste may carry before its first `hca_id:`: the command and its
+// prompt ("$ ibv_devinfo -v", "[root@node ~]# ibv_devinfo"), and the
+// messages devinfo.c prints when there is nothing to show.
+bool IsDevinfoPreamble(absl::string_view l) {
+  return absl::StrContains(l, "ibv_devinfo") || absl::StartsWith(l, "No IB devices found") ||
+         absl::StartsWith(l, "Failed to get IB devices list");
+}
+
+// One line as pasted, made plain: CR, mail quoting ("> ", ">> "), markdown
+// bold and the indentation dropped (devinfo.c's tabs carry no meaning the
+// keys do not).
+std::string PastedLine(absl::string_view l) {
+  absl::ConsumeSuffix(&l, "\r");
+  l = absl::StripLeadingAsciiWhitespace(l);
+  while (absl::ConsumePrefix(&l, ">")) l = absl::StripLeadingAsciiWhitespace(l);
+  std::string out(absl::StripAsciiWhitespace(l));
+  if (out.find("**") != std::string::npos) out = absl::StrReplaceAll(out, {{"**", ""}});
+  return out;
+}
+
+// "2 HCAs found:" (ibv_devinfo -l).
+bool HcasFound(absl::string_view l) {
+  size_t sp = l.find(' ');
+  uint64_t n = 0;
+  return sp != absl::string_view::npos && ParseUnsigned(l.substr(0, sp), &n) &&
+         (l.substr(sp) == " HCAs found:" || l.substr(sp) == " HCA found:");
+}
+
+// A first line that can only be inside a device block: a paste that starts
+// after its hca_id line.
+bool StartsHeadless(absl::string_view l) {
+  static constexpr absl::string_view kKeys[] = {
+      "transport:", "fw_ver:", "node_guid:", "sys_image_guid:", "vendor_id:", "vendor_part_id:",
+      "hw_ver:", "board_id:", "phys_port_cnt:", "max_mr_size:", "port:"};
+  for (absl::string_view k : kKeys) {
+    if (absl::StartsWith(l, k)) return true;
+  }
+  return false;
+}
+
+// A GID's text on a line of its own: hex groups and colons, maybe a type.
+bool LooksLikeGidValue(absl::string_view l) {
+  absl::string_view addr = l.substr(0, l.find(','));
+  in6_addr a;
+  std::string s(absl::StripAsciiWhitespace(addr));
+  return inet_pton(AF_INET6, s.c_str(), &a) == 1;
+}
+
+// Lines of a port block (devinfo.c print_hca_cap), for telling a fragment.
+bool IsPortKeyLine(absl::string_view l) {
+  static constexpr absl::string_view kKeys[] = {
+      "state:", "max_mtu:", "active_mtu:", "sm_lid:", "port_lid:", "port_lmc:", "link_layer:",
+      "max_msg_sz:", "gid_tbl_len:", "active_width:", "active_speed:", "phys_state:", "GID["};
+  for (absl::string_view k : kKeys) {
+    if (absl::StartsWith(l, k)) return true;
+  }
+  return false;
+}
+
 // "PORT_ACTIVE (4)" -> 4, "4096 (5)" -> 5, "4X (2)" -> 2.
 std::optional<uint64_t> CodeInParens(absl::string_view v) {
   if (!absl::ConsumeSuffix(&v, ")")) return std::nullopt;
@@ -86,22 +147,88 @@ class Importer {
 
   absl::StatusOr<DeviceView> Run(absl::string_view text) {
     view_.source = absl::StrCat("ibv_devinfo:", file_);
-    std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+    std::vector<std::string> lines;
+    for (absl::string_view l : absl::StrSplit(text, '\n')) lines.push_back(PastedLine(l));
+    // The last line with text: a paste cut there may end mid-line.
+    size_t last = lines.size();
+    for (size_t i = lines.size(); i-- > 0;) {
+      if (!lines[i].empty()) {
+        last = i;
+        break;
+      }
+    }
+    uint64_t not_opened = 0, no_provider = 0;
+    bool no_devices = false;
+    bool listing = false;          // inside `ibv_devinfo -l` names
+    int skipped_first = 0, skipped = 0;  // lines before the first block
     for (size_t i = 0; i < lines.size(); ++i) {
       line_ = static_cast<int>(i) + 1;
       absl::string_view l = lines[i];
-      absl::ConsumeSuffix(&l, "\r");
-      l = absl::StripAsciiWhitespace(l);
-      if (l.empty()) continue;
-      if (view_.devices.empty()) {
-        if (l.front() == '#') {
+      if (l.empty()) {
+        listing = false;
+        continue;
+      }
+      // stderr lines that ibv_devinfo interleaves with its output.
+      if (l == "Failed to open device") {
+        ++not_opened;
+        continue;
+      }
+      if (absl::StartsWith(l, "libibverbs: ")) {
+        // libibverbs/init.c: a device in sysfs whose provider library is
+        // missing, which it then leaves out. Kept, and counted.
+        if (absl::StrContains(l, "no userspace device-specific driver found")) ++no_provider;
+        view_.provenance.emplace_back(l);
+        continue;
+      }
+      if (HcasFound(l)) {  // `ibv_devinfo -l`: "2 HCAs found:" and the names
+        listing = true;
+        if (absl::StartsWith(l, "0 ")) no_devices = true;
+        continue;
+      }
+      if (listing && l.find_first_of(" :\t") == absl::string_view::npos) {
+        if (view_.Device(l) == nullptr) {
+          DeviceInfo d;
+          d.name = std::string(l);
+          d.driver = DriverFromName(l);
+          view_.devices.push_back(std::move(d));
+          listed_only_.insert(std::string(l));
+        }
+        continue;
+      }
+      listing = false;
+      if (!in_block_) {
+        if (l.front() == '#' && view_.devices.empty() && skipped == 0) {
           l.remove_prefix(1);
           view_.provenance.emplace_back(absl::StripAsciiWhitespace(l));
           continue;
         }
-        if (!absl::StartsWith(l, "hca_id:"))
-          return Err("hca_id", absl::StrCat("expected `hca_id:` to start the output, got `", l,
-                                            "`"));
+        if (absl::StartsWith(l, "No IB devices found") ||
+            absl::StartsWith(l, "Failed to get IB devices list")) {
+          // ibv_get_device_list gave nothing, or failed ("Function not
+          // implemented": no uverbs support in this kernel).
+          no_devices = true;
+          if (absl::StrContains(l, "list:")) view_.provenance.emplace_back(l);
+          continue;
+        }
+        if (!absl::StartsWith(l, "hca_id:") && !StartsHeadless(l)) {
+          // A command line, another tool's output pasted before it: kept
+          // out, and said once (below).
+          if (!IsDevinfoPreamble(l)) {
+            if (skipped == 0) skipped_first = line_;
+            ++skipped;
+          }
+          continue;
+        }
+        if (!absl::StartsWith(l, "hca_id:")) {
+          // The paste starts inside a device block: keep its facts.
+          DeviceInfo d;
+          d.name = "unknown";
+          view_.devices.push_back(std::move(d));
+          dev_line_ = line_;
+          Cut("the input starts inside a device block, before its hca_id line: its facts are "
+              "kept as device `unknown`");
+        }
+        in_block_ = true;
       }
       size_t colon = l.find(':');
       // Flag lists ("RESIZE_MAX_WR", "SUPPORT_SEND") and "... not supported"
@@ -109,12 +236,38 @@ class Importer {
       if (colon == absl::string_view::npos) continue;
       absl::string_view key = absl::StripAsciiWhitespace(l.substr(0, colon));
       absl::string_view value = absl::StripAsciiWhitespace(l.substr(colon + 1));
-      RDMACHECK_RETURN_IF_ERROR(Line(key, value));
+      if (value.empty() && absl::StartsWith(key, "GID[") && i + 1 < lines.size() &&
+          LooksLikeGidValue(lines[i + 1])) {
+        // A mail client wrapped the line: the GID sits alone on the next.
+        value = lines[++i];
+      }
+      absl::Status st = Line(key, value);
+      if (!st.ok()) {
+        // A bad value on the paste's last line is where it was cut: keep
+        // what came before, say where it stops.
+        if (i != last) return st;
+        Cut(absl::StrCat("the input ends inside this line (`", l,
+                         "`): its value is left out"));
+      }
     }
-    line_ = static_cast<int>(lines.size());
-    if (view_.devices.empty())
-      return Err("hca_id", "no `hca_id:` block (empty input, or not ibv_devinfo output)");
-    RDMACHECK_RETURN_IF_ERROR(EndDevice());
+    line_ = static_cast<int>(last == lines.size() ? lines.size() : last + 1);
+    if (not_opened > 0) view_.host.devices_not_opened = not_opened;
+    if (no_provider > 0) view_.host.devices_without_provider = no_provider;
+    if (skipped > 0) {
+      warnings_.insert(warnings_.begin(),
+                       absl::StrCat(file_, ":", skipped_first, ": ", skipped, " line",
+                                    skipped == 1 ? "" : "s",
+                                    " before the first hca_id block are not ibv_devinfo output "
+                                    "and were left out"));
+    }
+    if (in_block_) EndDevice();
+    view_.warnings = std::move(warnings_);
+    if (view_.devices.empty() && !(not_opened > 0 || no_provider > 0 || no_devices)) {
+      return Err("hca_id", skipped > 0 ? "no `hca_id:` block (not ibv_devinfo output?)"
+                                       : "no `hca_id:` block (empty input, or not ibv_devinfo output)");
+    }
+    // "No IB devices found", "0 HCAs found" or only open failures: a view
+    // with no device is itself the fact (device-present explains it).
     return std::move(view_);
   }
 
@@ -151,10 +304,16 @@ class Importer {
 
   absl::Status Line(absl::string_view key, absl::string_view value) {
     if (key == "hca_id") {
-      if (!view_.devices.empty()) RDMACHECK_RETURN_IF_ERROR(EndDevice());
+      if (in_block_ && !view_.devices.empty()) EndDevice();
       RDMACHECK_RETURN_IF_ERROR(Need(key, value));
-      if (view_.Device(value) != nullptr)
+      if (listed_only_.erase(std::string(value)) > 0) {
+        // Named by `-l` before: this block fills it in.
+        view_.devices.erase(std::remove_if(view_.devices.begin(), view_.devices.end(),
+                                           [&](const DeviceInfo& d) { return d.name == value; }),
+                            view_.devices.end());
+      } else if (view_.Device(value) != nullptr) {
         return Err(key, absl::StrCat("device ", value, " appears twice"));
+      }
       DeviceInfo d;
       d.name = std::string(value);
       d.driver = DriverFromName(value);
@@ -167,7 +326,7 @@ class Importer {
     if (key == "port") {
       RDMACHECK_ASSIGN_OR_RETURN(uint64_t n, Number(key, value, 255));
       if (n == 0) return Err(key, "port number 0");
-      if (in_port_) RDMACHECK_RETURN_IF_ERROR(EndPort());
+      if (in_port_) EndPort();
       if (Dev().Port(static_cast<int>(n)) != nullptr)
         return Err(key, absl::StrCat("port ", n, " of ", Dev().name, " appears twice"));
       PortInfo p;
@@ -269,7 +428,9 @@ class Importer {
     if (key == "pkey_tbl_len") return integer(&p.pkey_tbl_len);
     if (key == "max_msg_sz") {
       port_verbose_ = true;
-      return integer(&p.max_msg_sz);
+      // A uint32 (struct ibv_port_attr); qedr reports 0x80000000.
+      RDMACHECK_ASSIGN_OR_RETURN(p.max_msg_sz, Number(key, value, UINT32_MAX));
+      return absl::OkStatus();
     }
     if (key == "gid_tbl_len") {
       // Only -v prints the table length and the GIDs after it.
@@ -337,39 +498,45 @@ class Importer {
     return absl::OkStatus();
   }
 
-  // A block cut short (a truncated paste) is missing lines devinfo.c always
-  // prints; name the block's first line so the user can find it.
-  absl::Status EndPort() {
+  // A paste cut short (or with lines lost) leaves a block without lines
+  // devinfo.c always prints. What was read is kept; the warning names the
+  // block's first line, and checks that need the missing facts SKIP.
+  void Cut(absl::string_view what) {
+    warnings_.push_back(absl::StrCat(file_, ":", line_, ": ", what,
+                                     "; facts after it are missing (truncated paste?)"));
+  }
+
+  void EndPort() {
     const PortInfo& p = Port();
     std::string what = absl::StrCat("port ", p.port_num, " of ", Dev().name, " (line ",
                                     port_line_, ")");
-    if (!p.state) return Err("state", absl::StrCat(what, " has no state line (truncated input?)"));
-    if (!p.link_layer && !p.active_mtu && !p.max_mtu)
-      return Err("link_layer", absl::StrCat(what, " ends before its link_layer line "
-                                                  "(truncated input?)"));
-    if (port_verbose_ && !p.active_speed)
-      return Err("active_speed", absl::StrCat(what, " ends before its active_speed line "
-                                                    "(truncated input?)"));
     in_port_ = false;
-    return absl::OkStatus();
+    if (!p.state) return Cut(absl::StrCat(what, " has no state line"));
+    if (!p.link_layer && !p.active_mtu && !p.max_mtu)
+      return Cut(absl::StrCat(what, " ends before its link_layer line"));
+    if (port_verbose_ && !p.active_speed)
+      return Cut(absl::StrCat(what, " ends before its active_speed line"));
   }
 
-  absl::Status EndDevice() {
-    if (in_port_) RDMACHECK_RETURN_IF_ERROR(EndPort());
+  void EndDevice() {
+    if (in_port_) EndPort();
     const DeviceInfo& d = Dev();
+    if (listed_only_.count(d.name)) return;  // `-l` prints names alone
     std::string what = absl::StrCat("device ", d.name, " (line ", dev_line_, ")");
-    if (!d.transport)
-      return Err("transport", absl::StrCat(what, " has no transport line (truncated input?)"));
+    if (!d.transport) return Cut(absl::StrCat(what, " has no transport line"));
     if (d.attrs.count("max_mr_size") && !d.attrs.count("local_ca_ack_delay"))
-      return Err("local_ca_ack_delay",
-                 absl::StrCat(what, " ends inside its -v attribute list (truncated input?)"));
+      return Cut(absl::StrCat(what, " ends inside its -v attribute list"));
     std::optional<uint64_t> n = d.Attr("phys_port_cnt");
-    if (n && *n > 0 && d.ports.empty())
-      return Err("port", absl::StrCat(what, " has phys_port_cnt ", *n,
-                                      " but no port block (truncated input?)"));
-    return absl::OkStatus();
+    if (n && *n > d.ports.size())
+      return Cut(absl::StrCat(what, " has phys_port_cnt ", *n, " but ",
+                              d.ports.empty() ? std::string("no port block")
+                                              : absl::StrCat(d.ports.size(), " port block",
+                                                             d.ports.size() == 1 ? "" : "s")));
   }
 
+  std::vector<std::string> warnings_;
+  std::set<std::string> listed_only_;  // devices named by `-l` only
+  bool in_block_ = false;              // an hca_id block has started
   std::string file_;
   int line_ = 0;
   int dev_line_ = 0;
@@ -387,10 +554,26 @@ absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_
 }
 
 bool LooksLikeIbvDevinfo(absl::string_view text) {
-  for (absl::string_view l : absl::StrSplit(text, '\n')) {
-    l = absl::StripAsciiWhitespace(l);
-    if (l.empty() || l.front() == '#') continue;
-    return absl::StartsWith(l, "hca_id:");
+  bool first = true;
+  int block_keys = 0;
+  for (absl::string_view raw : absl::StrSplit(text, '\n')) {
+    std::string l = PastedLine(raw);
+    if (l.empty()) continue;
+    // A profile says so on its first line; nothing in it is then read as a paste.
+    if (first && absl::StartsWith(l, "rdmacheck-profile")) return false;
+    first = false;
+    if (absl::StartsWith(l, "hca_id:") || HcasFound(l) ||
+        absl::StartsWith(l, "No IB devices found") ||
+        absl::StartsWith(l, "Failed to get IB devices list")) {
+      return true;
+    }
+    // Only what ibv_devinfo prints on stderr when it has nothing to show.
+    if (l == "Failed to open device" ||
+        absl::StartsWith(l, "libibverbs: Warning: no userspace device-specific driver found")) {
+      return true;
+    }
+    // A paste that starts inside a block: several of devinfo.c's keys.
+    if ((StartsHeadless(l) || IsPortKeyLine(l)) && ++block_keys >= 3) return true;
   }
   return false;
 }

@@ -30,8 +30,16 @@
 //     InfiniBand ports, unknown otherwise). gids_known is true for ports
 //     whose block came from -v output (it has gid_tbl_len).
 // Leading "#" lines become provenance. Unknown keys are skipped (newer
-// rdma-core prints more); known keys with bad or missing values, text before
-// the first hca_id, and blocks cut short are InvalidArgument "FILE:LINE: ...".
+// rdma-core prints more; MLNX_OFED's extra keys too); indentation is not
+// needed (pastes lose it). As pasted, partial input is still input:
+//   - a paste cut anywhere keeps everything before the cut; DeviceView.warnings
+//     gets one "FILE:LINE: ..." per block left incomplete (and for a last line
+//     cut inside its value), and the facts after it stay absent;
+//   - "Failed to open device" lines (stderr, interleaved) are counted into
+//     host.devices_not_opened; "No IB devices found" gives a view with no
+//     device; a leading command line ("$ ibv_devinfo -v") is skipped.
+// Known keys with bad values before the last line, and text before the first
+// hca_id, are InvalidArgument "FILE:LINE: FIELD: ...".
 #ifndef RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 #define RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 

@@ -171,13 +171,14 @@ TEST(DevinfoImportTest, OldStyleGidsOnInfiniBand) {
       "\t\t\tphys_state:\t\tDISABLED (3)\n"
       "\t\t\tGID[  0]:\t\tfe80:0000:0000:0000:0011:7500:0070:1234\n"
       "\t\t\tGID[  1]:\t\tfe80:0000:0000:0000:0011:7500:0070:1235, IB/RoCE v1\n";
-  // 0x80000000 does not fit PortInfo.max_msg_sz (int): said, not wrapped.
-  EXPECT_THAT(ParseIbvDevinfo(text, "old"),
+  // max_msg_sz is a uint32 (qedr reports 0x80000000); more is said, not wrapped.
+  std::string big(text);
+  big.replace(big.find("0x80000000"), 10, "0x100000000");
+  EXPECT_THAT(ParseIbvDevinfo(big, "old"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("old:6: max_msg_sz")));
-  std::string fixed(text);
-  fixed.replace(fixed.find("0x80000000"), 10, "0x40000000");
-  ASSERT_OK_AND_ASSIGN(DeviceView v, ParseIbvDevinfo(fixed, "old"));
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ParseIbvDevinfo(text, "old"));
   const PortInfo& p = v.devices[0].ports[0];
+  EXPECT_EQ(p.max_msg_sz, 0x80000000u);
   EXPECT_EQ(p.phys_state, "Disabled");
   ASSERT_EQ(p.gids.size(), 2u);
   EXPECT_EQ(p.gids[0].gid, "fe80::11:7500:70:1234");
@@ -213,36 +214,120 @@ TEST_P(DevinfoMalformedTest, IsInvalidArgumentWithFileLine) {
 #define DEV "hca_id:\trxe0\n\ttransport:\t\t\tInfiniBand (0)\n"
 #define PORT "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tEthernet\n"
 
+// TAIL: a flag-list line after the bad one, so it is not the paste's last
+// line (a bad last line is a cut; see CutPastesKeepWhatCameBefore).
+#define TAIL "\t\t\t\t\tSUPPORT_SEND\n"
+
 const BadCase kBad[] = {
     {"empty", "", "in.txt:1: ", "hca_id", "no `hca_id:` block"},
-    {"not_devinfo", "rdmacheck-profile 1\n", "in.txt:1: ", "hca_id", "expected `hca_id:`"},
-    {"no_device_name", "hca_id:\n", "in.txt:1: ", "hca_id", "no value"},
-    {"no_transport", "hca_id:\trxe0\n\tfw_ver:\t\t\t1\n", "in.txt:", "transport",
-     "no transport line"},
-    {"bad_number", DEV "\tmax_qp:\t\t\t\tlots\n", "in.txt:3: ", "max_qp", "expected a number"},
-    {"attr_no_value", DEV "\tmax_qp_wr:\n", "in.txt:3: ", "max_qp_wr", "no value"},
-    {"state_without_code", DEV "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE\n", "in.txt:4: ",
-     "state", "expected `TEXT (NUMBER)`"},
-    {"port_zero", DEV "\t\tport:\t0\n", "in.txt:3: ", "port", "port number 0"},
-    {"port_cut_before_state", DEV "\t\tport:\t1\n", "in.txt:", "state",
-     "port 1 of rxe0 (line 3) has no state line"},
-    {"ports_missing", DEV "\tphys_port_cnt:\t\t\t1\n", "in.txt:", "port",
-     "phys_port_cnt 1 but no port block"},
-    {"verbose_cut", DEV "\tmax_mr_size:\t\t\t0xffffffffffffffff\n\tmax_qp:\t\t\t\t1\n",
-     "in.txt:", "local_ca_ack_delay", "ends inside its -v attribute list"},
-    {"verbose_port_cut", DEV PORT "\t\t\tmax_msg_sz:\t\t0x800000\n", "in.txt:", "active_speed",
-     "ends before its active_speed line"},
-    {"bad_gid", DEV PORT "\t\t\tGID[  0]:\t\tnot-a-gid, RoCE v2\n", "in.txt:6: ", "GID[  0]",
-     "is not a GID"},
-    {"bad_gid_type", DEV PORT "\t\t\tGID[  0]:\t\tfe80::1, RoCE v3\n", "in.txt:6: ", "GID[  0]",
-     "unknown GID type"},
-    {"duplicate_attr", DEV "\tmax_qp:\t\t\t\t1\n\tmax_qp:\t\t\t\t2\n", "in.txt:4: ", "max_qp",
-     "appears twice"},
+    {"not_devinfo", "rdmacheck-profile 1\n", "in.txt:1: ", "hca_id", "no `hca_id:` block"},
+    {"no_device_name", "hca_id:\n" TAIL, "in.txt:1: ", "hca_id", "no value"},
+    {"bad_number", DEV "\tmax_qp:\t\t\t\tlots\n" TAIL, "in.txt:3: ", "max_qp",
+     "expected a number"},
+    {"attr_no_value", DEV "\tmax_qp_wr:\n" TAIL, "in.txt:3: ", "max_qp_wr", "no value"},
+    {"state_without_code", DEV "\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE\n" TAIL,
+     "in.txt:4: ", "state", "expected `TEXT (NUMBER)`"},
+    {"port_zero", DEV "\t\tport:\t0\n" TAIL, "in.txt:3: ", "port", "port number 0"},
+    {"bad_gid", DEV PORT "\t\t\tGID[  0]:\t\tnot-a-gid, RoCE v2\n" TAIL, "in.txt:6: ",
+     "GID[  0]", "is not a GID"},
+    {"bad_gid_type", DEV PORT "\t\t\tGID[  0]:\t\tfe80::1, RoCE v3\n" TAIL, "in.txt:6: ",
+     "GID[  0]", "unknown GID type"},
+    {"duplicate_attr", DEV "\tmax_qp:\t\t\t\t1\n\tmax_qp:\t\t\t\t2\n" TAIL, "in.txt:4: ",
+     "max_qp", "appears twice"},
     {"duplicate_device", DEV PORT DEV, "in.txt:6: ", "hca_id", "rxe0 appears twice"},
 };
 
+struct CutCase {
+  const char* name;
+  const char* text;
+  const char* warning;  // the one warning
+};
+
+// Cut anywhere: what came before is kept, one warning names where it stops.
+const CutCase kCut[] = {
+    {"no_transport", "hca_id:\trxe0\n\tfw_ver:\t\t\t1\n",
+     "in.txt:2: device rxe0 (line 1) has no transport line"},
+    {"port_cut_before_state", DEV "\t\tport:\t1\n",
+     "in.txt:3: port 1 of rxe0 (line 3) has no state line"},
+    {"ports_missing", DEV "\tphys_port_cnt:\t\t\t1\n",
+     "device rxe0 (line 1) has phys_port_cnt 1 but no port block"},
+    {"verbose_cut", DEV "\tmax_mr_size:\t\t\t0xffffffffffffffff\n\tmax_qp:\t\t\t\t1\n",
+     "in.txt:4: device rxe0 (line 1) ends inside its -v attribute list"},
+    {"verbose_port_cut", DEV PORT "\t\t\tmax_msg_sz:\t\t0x800000\n",
+     "port 1 of rxe0 (line 3) ends before its active_speed line"},
+    {"cut_mid_value", DEV PORT "\t\t\tGID[  0]:\t\tfe80:0000:0000:0000:5054:00ff:fe",
+     "in.txt:6: the input ends inside this line (`GID[  0]:\t\tfe80:0000:0000:0000:5054:00ff:fe`)"},
+};
+
+class DevinfoCutTest : public ::testing::TestWithParam<CutCase> {};
+
+TEST_P(DevinfoCutTest, CutPastesKeepWhatCameBefore) {
+  const CutCase& c = GetParam();
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ParseIbvDevinfo(c.text, "in.txt"));
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_EQ(v.devices[0].name, "rxe0");
+  ASSERT_EQ(v.warnings.size(), 1u) << c.name;
+  EXPECT_THAT(v.warnings[0], HasSubstr(c.warning)) << c.name;
+  EXPECT_THAT(v.warnings[0], HasSubstr("facts after it are missing")) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, DevinfoCutTest, ::testing::ValuesIn(kCut),
+                         [](const ::testing::TestParamInfo<CutCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+TEST(DevinfoImportTest, CutPortKeepsItsFactsAndLosesTheRest) {
+  ASSERT_OK_AND_ASSIGN(
+      DeviceView v,
+      ParseIbvDevinfo(DEV "\tphys_port_cnt:\t\t\t2\n" PORT "\t\t\tactive_mtu:\t\t1024 (3)\n"
+                          "\t\tport:\t2\n\t\t\tst",
+                      "in.txt"));
+  const DeviceInfo& d = v.devices[0];
+  ASSERT_EQ(d.ports.size(), 2u);
+  EXPECT_EQ(d.Port(1)->state, "ACTIVE");
+  EXPECT_EQ(d.Port(1)->active_mtu, 1024);
+  EXPECT_FALSE(d.Port(2)->state.has_value());  // checks SKIP: fact missing
+  ASSERT_EQ(v.warnings.size(), 1u);
+  EXPECT_THAT(v.warnings[0], HasSubstr("in.txt:9: port 2 of rxe0 (line 8) has no state line"));
+}
+
+TEST(DevinfoImportTest, FailedToOpenLinesAreCountedAndSkipped) {
+  // As ibv_devinfo prints inside a pod given one device of several: stderr
+  // lines first or interleaved, no device named.
+  ASSERT_OK_AND_ASSIGN(
+      DeviceView v, ParseIbvDevinfo("$ ibv_devinfo\nFailed to open device\nFailed to open device\n"
+                                    DEV PORT "Failed to open device\n",
+                                    "pod.txt"));
+  EXPECT_EQ(v.host.devices_not_opened, 3u);
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_TRUE(v.warnings.empty());
+  EXPECT_TRUE(LooksLikeIbvDevinfo("Failed to open device\nhca_id:\tmlx5_1\n"));
+  // Nothing opened at all is still a view: no device, and why.
+  ASSERT_OK_AND_ASSIGN(DeviceView none, ParseIbvDevinfo("Failed to open device\n", "pod.txt"));
+  EXPECT_TRUE(none.devices.empty());
+  EXPECT_EQ(none.host.devices_not_opened, 1u);
+  ASSERT_OK_AND_ASSIGN(DeviceView empty, ParseIbvDevinfo("No IB devices found\n", "vm.txt"));
+  EXPECT_TRUE(empty.devices.empty());
+  EXPECT_FALSE(empty.host.devices_not_opened.has_value());
+  EXPECT_TRUE(LooksLikeIbvDevinfo("[root@n1 ~]# ibv_devinfo -v\nNo IB devices found\n"));
+}
+
+TEST(DevinfoImportTest, IndentationLostStillImports) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ParseIbvDevinfo("hca_id: mlx5_0\ntransport: InfiniBand (0)\n"
+                                       "fw_ver: 16.35.2000\nphys_port_cnt: 1\nport: 1\n"
+                                       "state: PORT_ACTIVE (4)\nmax_mtu: 4096 (5)\n"
+                                       "active_mtu: 4096 (5)\nlink_layer: Ethernet\n",
+                                       "flat.txt"));
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_EQ(v.devices[0].fw_ver, "16.35.2000");
+  EXPECT_EQ(v.devices[0].Port(1)->link_layer, "Ethernet");
+  EXPECT_TRUE(v.warnings.empty());
+}
+
 #undef DEV
 #undef PORT
+#undef TAIL
 
 INSTANTIATE_TEST_SUITE_P(Rows, DevinfoMalformedTest, ::testing::ValuesIn(kBad),
                          [](const ::testing::TestParamInfo<BadCase>& i) {

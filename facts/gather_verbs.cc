@@ -145,9 +145,7 @@ void ApplyPortAttr(const ibv_port_attr& a, PortInfo* p) {
   p->gid_tbl_len = a.gid_tbl_len;
   p->active_speed = a.active_speed;
   p->active_width = a.active_width;
-  // max_msg_sz is a uint32; 2^31 and above does not fit the view's int and
-  // stays absent rather than wrap.
-  if (a.max_msg_sz <= static_cast<uint32_t>(INT_MAX)) p->max_msg_sz = static_cast<int>(a.max_msg_sz);
+  p->max_msg_sz = a.max_msg_sz;
   p->pkey_tbl_len = a.pkey_tbl_len;
   if (!p->state) p->state = PortStateName(a.state);
   if (!p->lid) p->lid = a.lid;

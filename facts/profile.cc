@@ -597,6 +597,8 @@ const Fields<HostInfo>& HostFields() {
       Bool("cap_ipc_lock", &H::cap_ipc_lock),
       {"dev_node", ReadDevNode, WriteDevNodes},
       Number("uptime_s", &H::uptime_s),
+      Number("devices_not_opened", &H::devices_not_opened),
+      Number("devices_without_provider", &H::devices_without_provider),
   };
   return *f;
 }
@@ -1003,6 +1005,19 @@ absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
   constexpr uint64_t kMaxProfileBytes = uint64_t{64} << 20;
   RDMACHECK_ASSIGN_OR_RETURN(std::string text, ReadInputFile("ReadProfileFile", path, "a profile", kMaxProfileBytes));
   if (LooksLikeIbvDevinfo(text)) return ParseIbvDevinfo(text, path);
+  // Neither format: say which were tried and where the text stops fitting,
+  // rather than a profile parser's complaint about a file that is no profile.
+  int line_no = 0;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    ++line_no;
+    absl::string_view t = absl::StripAsciiWhitespace(l);
+    if (t.empty() || t.front() == '#') continue;
+    if (absl::StartsWith(t, kMagic)) break;
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ":", line_no, ": not a format rdmacheck reads; tried an rdmacheck profile (`", kMagic,
+        " ", kProfileVersion, "` first: `rdmacheck capture` output) and ibv_devinfo output (`hca_id:` "
+        "first, plain, -v or -vv); the first line that fits neither: `", t.substr(0, 120), "`"));
+  }
   return ParseProfile(text, path);
 }
 

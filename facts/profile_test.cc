@@ -543,6 +543,19 @@ TEST(ProfileFixturesTest, EveryProfileParsesAndRoundTrips) {
   }
 }
 
+TEST(ProfileFixturesTest, AFileOfNoKnownFormatNamesTheFormatsTried) {
+  std::string path = absl::StrCat(::testing::TempDir(), "/ibstat.txt");
+  {
+    std::ofstream out(path);
+    out << "# pasted\n\nCA 'mlx5_0'\n\tCA type: MT4123\n";
+  }
+  EXPECT_THAT(ReadProfileFile(path),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr(absl::StrCat(path, ":3: not a format rdmacheck reads")),
+                             HasSubstr("rdmacheck profile"), HasSubstr("ibv_devinfo output"),
+                             HasSubstr("the first line that fits neither: `CA 'mlx5_0'`"))));
+}
+
 TEST(ProfileFixturesTest, EveryDevinfoTextImportsAndRoundTrips) {
   std::vector<std::string> files = FixtureFiles(".devinfo.txt");
   ASSERT_GE(files.size(), 2u);
