@@ -143,7 +143,12 @@ TEST_F(ExplainTest, PerftestFirewallLog) {
   ASSERT_TRUE(in) << "fixture missing";
   Explainer ex(*rules_);
   ASSERT_OK(ex.ConsumeStream(in, "client.log"));
-  ASSERT_EQ(ex.findings().size(), 2u);
+  // perftest's closing "Failed to complete run_iter_bw" is grouped under
+  // the completion error it follows: two causes to show, not three.
+  ASSERT_EQ(ex.findings().size(), 3u);
+  EXPECT_EQ(ex.root_findings(), 2u);
+  EXPECT_EQ(ex.findings()[2].rule->id, "perftest-test-failed");
+  EXPECT_EQ(ex.findings()[2].grouped_under, 1);
   const Finding& completion = ex.findings()[0];
   EXPECT_EQ(completion.rule->id, "perftest-completion-error");
   EXPECT_EQ(completion.captures, (Captures{{"side", "client"}}));
@@ -173,7 +178,9 @@ TEST_F(ExplainTest, MixedNodeLog) {
   EXPECT_EQ(ex.findings()[3].count, 2);  // same peer, other port
   EXPECT_EQ(ex.findings()[3].Remediation()[1],
             "allow RoCE v2 between the nodes: iptables -I INPUT -p udp --dport "
-            "4791 -j ACCEPT (and the same on 10.216.210.236)");
+            "4791 -j ACCEPT (on both nodes)");
+  // Open MPI's "Failed to create UCP worker" is the UCX failure before it.
+  EXPECT_EQ(ex.findings()[2].grouped_under, 1);
 }
 
 // A real NCCL log of a port that keeps failing (fixtures/logs/nccl_port_flap.log,
