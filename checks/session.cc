@@ -11,6 +11,7 @@
 #include "acts/live_device.h"
 #include "checks/runner.h"
 #include "facts/gather.h"
+#include "facts/paste_import.h"
 #include "facts/profile.h"
 #include "plan/plan_parser.h"
 #include "util/clock.h"
@@ -27,7 +28,14 @@ double WindowSeconds(const Options& o) { return std::min(o.window_s, o.check_dea
 
 absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs) {
   RunInputs in;
-  if (src.profile) {
+  if (!src.pastes.empty()) {
+    PhaseTimer t(&in.phases, "profile");
+    std::vector<std::string> files = src.pastes;
+    if (src.profile) files.insert(files.begin(), *src.profile);
+    absl::StatusOr<DeviceView> v = ReadPastes(files);
+    if (!v.ok()) return v.status();
+    in.view = *std::move(v);
+  } else if (src.profile) {
     PhaseTimer t(&in.phases, "profile");
     absl::StatusOr<DeviceView> v = ReadProfileFile(*src.profile);
     if (!v.ok()) return v.status();

@@ -31,6 +31,9 @@ namespace rdmacheck {
 // Where a run's facts come from.
 struct InputSources {
   std::optional<std::string> profile;  // a recorded profile; live when unset
+  // Pastes merged into one partial view (facts/paste_import.h), after
+  // `profile` when both are given.
+  std::vector<std::string> pastes;
   std::optional<std::string> plan;     // the deployment plan; DefaultPlan() when unset
   Options options;
 };

@@ -118,9 +118,13 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
   if (!in->view.live()) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
                                                in->view.source));
-    // The converted file keeps what the paste lacked.
+    // The converted file keeps what the paste lacked, and where each
+    // pasted fact came from.
     for (const std::string& w : in->view.warnings) {
       in->view.provenance.push_back(absl::StrCat("import warning: ", w));
+    }
+    for (const auto& [fact, where] : in->view.fact_sources) {
+      in->view.provenance.push_back(absl::StrCat("fact ", fact, ": ", where));
     }
   }
   AddStartup(startup, &*in);
@@ -220,6 +224,7 @@ int NpdAware(const CliFlags& f, int code, const absl::Status& s) {
 InputSources SourcesFrom(const CliFlags& f) {
   InputSources src;
   src.profile = f.profile;
+  src.pastes = f.from;
   src.plan = f.plan;
   src.options.device = f.device;
   src.options.port = f.port;

@@ -97,6 +97,21 @@ TEST(Cli, ChecklistRunsOnEveryRealPaste) {
   EXPECT_THAT(bare.out, HasSubstr("apt-get install ibverbs-providers"));
 }
 
+// Pastes of several tools make one profile; capture keeps where each fact
+// came from.
+TEST(Cli, CaptureFromSeveralPastes) {
+  const std::string p = "fixtures/pastes/";
+  CliRun r = RdmacheckStdout("capture --from " + p + "devinfo/ucx7613-v-cx4lx-cut.txt " + p +
+                             "ulimit/ucx8229-memlock-64.txt");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("provenance fact host memlock_soft: " + p + "ulimit/ucx8229-memlock-64.txt:7"));
+  EXPECT_THAT(r.out, HasSubstr("memlock_soft 65536"));
+  EXPECT_THAT(r.out, HasSubstr("[device mlx5_0]"));
+  CliRun bad = Rdmacheck("capture --from " + p + "README.md");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.out, HasSubstr("not a format rdmacheck reads (tried: "));
+}
+
 TEST(Cli, JsonIsParseableAndComplete) {
   CliRun r = Rdmacheck("--profile " + kP + "rxe_old_kernel.profile --plan " + kPlans +
                     "incident_einval.plan -d rxe0 --format=json");

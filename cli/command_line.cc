@@ -184,6 +184,14 @@ CommandLine& CommandLine::Switch(const std::string& names, bool* dst, const std:
   return *this;
 }
 
+CommandLine& CommandLine::List(const std::string& names, std::vector<std::string>* dst,
+                               const std::string& value_name, const std::string& help) {
+  CLI::Option* opt = app_->add_option(names, *dst, help);
+  opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  opt->option_text(value_name);
+  return *this;
+}
+
 CommandLine& CommandLine::Args(const std::string& name, std::vector<std::string>* dst, const std::string& help) {
   app_->add_option(name, *dst, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   return *this;

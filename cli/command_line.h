@@ -79,6 +79,10 @@ class CommandLine {
                        const std::string& help);
   // A flag without a value (--once).
   CommandLine& Switch(const std::string& names, bool* dst, const std::string& help);
+  // A flag that may be given again, each value kept in order
+  // (`--from a --from b`, or `--from a b`).
+  CommandLine& List(const std::string& names, std::vector<std::string>* dst,
+                    const std::string& value_name, const std::string& help);
   // The words that are not flags (files); without this, one is an error.
   CommandLine& Args(const std::string& name, std::vector<std::string>* dst, const std::string& help);
 

@@ -40,6 +40,11 @@ CommandLine MainCommandLine(CliFlags* f, bool logs) {
       .Text("--profile", &f->profile, "FILE",
             "run against a recorded profile (rdmacheck capture output,\n"
             "or `ibv_devinfo -v` text) instead of this host")
+      .List("--from", &f->from, "FILE...",
+            "pastes read as one partial profile: ibv_devinfo, ibstat,\n"
+            "ibstatus, show_gids, rdma link, ibdev2netdev, ip addr,\n"
+            "ulimit -a (docs/profile-format.md); the first to give a\n"
+            "fact wins, disagreements are warned of")
       .Text("--plan", &f->plan, "FILE",
             "the deployment plan (docs/plan-format.md); default: one\n"
             "small RC QP (the checks that use it say so)")

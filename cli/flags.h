@@ -25,6 +25,7 @@ struct CliFlags {
   std::optional<int> port;               // -i, --ib-port
   std::optional<int> gid_index;          // -x, --gid-index
   std::optional<std::string> profile;    // --profile FILE
+  std::vector<std::string> from;         // --from FILE, repeated: pastes to merge
   std::optional<std::string> plan;       // --plan FILE
   std::optional<std::string> output;     // -o, --output FILE
   std::optional<std::string> peer;       // --peer HOST[:PORT] (rdmacheck serve there)

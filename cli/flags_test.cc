@@ -100,5 +100,14 @@ TEST(Flags, UsageMentionsEveryFlag) {
     EXPECT_THAT(u, HasSubstr(flag));
 }
 
+TEST(FlagsTest, FromTakesSeveralPastesInOrder) {
+  ASSERT_OK_AND_ASSIGN(CliFlags a, ParseFlags({"capture", "--from", "devinfo.txt", "ibstat.txt"}));
+  EXPECT_EQ(a.command, "capture");
+  EXPECT_EQ(a.from, (std::vector<std::string>{"devinfo.txt", "ibstat.txt"}));
+  ASSERT_OK_AND_ASSIGN(CliFlags b, ParseFlags({"--from", "x.txt", "-d", "mlx5_0", "--from", "y.txt"}));
+  EXPECT_EQ(b.from, (std::vector<std::string>{"x.txt", "y.txt"}));
+  EXPECT_EQ(b.device, "mlx5_0");
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -200,6 +200,9 @@ struct DeviceView {
   // them. The command line prints these once; capture keeps them in the
   // profile's header.
   std::vector<std::string> warnings;
+  // Where each imported fact came from: "mlx5_0 port 1 state" ->
+  // "ibstat.txt:7" (facts/paste_import.h); empty for live views.
+  std::map<std::string, std::string> fact_sources;
   HostInfo host;
   std::vector<DeviceInfo> devices;
   std::vector<NetdevInfo> netdevs;

@@ -116,9 +116,11 @@ bool LooksLikeGidValue(absl::string_view l) {
 
 // Lines of a port block (devinfo.c print_hca_cap), for telling a fragment.
 bool IsPortKeyLine(absl::string_view l) {
+  // Only keys no other tool prints this way (ibstatus has "state:" and
+  // "link_layer:" too).
   static constexpr absl::string_view kKeys[] = {
-      "state:", "max_mtu:", "active_mtu:", "sm_lid:", "port_lid:", "port_lmc:", "link_layer:",
-      "max_msg_sz:", "gid_tbl_len:", "active_width:", "active_speed:", "phys_state:", "GID["};
+      "max_mtu:", "active_mtu:", "port_lid:", "port_lmc:", "max_msg_sz:", "gid_tbl_len:",
+      "active_width:", "active_speed:", "phys_state:", "GID["};
   for (absl::string_view k : kKeys) {
     if (absl::StartsWith(l, k)) return true;
   }

@@ -3,12 +3,15 @@
 // each shape users paste gives the facts it holds.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "facts/devinfo_import.h"
+#include "facts/paste_import.h"
 #include "facts/profile.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -17,6 +20,8 @@
 namespace rdmacheck {
 namespace {
 
+using ::rdmacheck::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -118,6 +123,99 @@ TEST(PasteImport, UdevNamesManyHcasAndIwarp) {
   ASSERT_EQ(qedr.devices.size(), 1u);
   EXPECT_EQ(qedr.devices[0].transport, "iWARP");
   EXPECT_EQ(qedr.devices[0].Port(1)->max_msg_sz, 0x80000000u);
+}
+
+// The other tools' real pastes (fixtures/pastes/*/), each alone.
+TEST(PasteImport, EveryOtherToolsPasteImports) {
+  // Not these, and why: the 2017 prototype of the rdma tool (a format it
+  // never shipped), ifconfig (not ip), ip addr cut down by grep to its inet
+  // lines (no interface line to own them), an ibstatus block without its
+  // header line.
+  const std::set<std::string> kNot = {
+      "rdma_link/netdev2017-rdmatool-rfc-format-wrapped.txt",
+      "ip_addr/azhpc21-ifconfig-ib0-warning.txt",
+      "ip_addr/opa-ff4-grep-inet-ipoib-pkeys.txt",
+      "ibstatus/openshift-docs96176-diff-tabs-down.txt",
+  };
+  int read = 0;
+  for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "ip_addr", "ulimit"}) {
+    for (const auto& e : std::filesystem::directory_iterator(absl::StrCat("fixtures/pastes/", kind))) {
+      std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
+      SCOPED_TRACE(rel);
+      absl::StatusOr<DeviceView> v = ReadPastes({e.path().string()});
+      if (kNot.count(rel)) {
+        EXPECT_THAT(v.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                         HasSubstr("not a format rdmacheck reads (tried: ")));
+        continue;
+      }
+      ASSERT_TRUE(v.ok()) << v.status();
+      ++read;
+    }
+  }
+  EXPECT_GE(read, 25);
+}
+
+TEST(PasteImport, IbstatGivesPortsAndFirmware) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/ibstat/mooncake1999-cx7-cx6dx-multi.txt"}));
+  const DeviceInfo* d = v.Device("mlx5_0");
+  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d->fw_ver.has_value());
+  ASSERT_NE(d->Port(1), nullptr);
+  EXPECT_TRUE(d->Port(1)->state.has_value());
+  EXPECT_TRUE(d->Port(1)->link_layer.has_value());
+  EXPECT_THAT(v.fact_sources["mlx5_0 port 1 state"],
+              HasSubstr("fixtures/pastes/ibstat/mooncake1999-cx7-cx6dx-multi.txt:10"));
+}
+
+TEST(PasteImport, UlimitShowGidsAndIbdev2netdev) {
+  ASSERT_OK_AND_ASSIGN(DeviceView u, ReadPastes({"fixtures/pastes/ulimit/ucx8229-memlock-64.txt"}));
+  EXPECT_EQ(u.host.memlock_soft, 64u * 1024);
+  ASSERT_OK_AND_ASSIGN(DeviceView hard,
+                       ReadPastes({"fixtures/pastes/ulimit/docker-for-linux1099-hard-limits.txt"}));
+  EXPECT_EQ(hard.host.memlock_hard, HostInfo::kUnlimited);  // after `ulimit -Ha`
+  EXPECT_FALSE(hard.host.memlock_soft.has_value());
+  ASSERT_OK_AND_ASSIGN(DeviceView g,
+                       ReadPastes({"fixtures/pastes/show_gids/mooncake1617-rocep-ionic.txt"}));
+  const DeviceInfo* d = g.Device("rocep105s0");
+  ASSERT_NE(d, nullptr);
+  ASSERT_FALSE(d->Port(1)->gids.empty());
+  EXPECT_EQ(d->Port(1)->gids[0].type, GidType::kRoceV2);
+  EXPECT_EQ(d->Port(1)->gids[0].netdev, "enp105s0");
+  ASSERT_OK_AND_ASSIGN(DeviceView n,
+                       ReadPastes({"fixtures/pastes/ibstat/magnate3-ibpanic-netdev-name.txt"}));
+  ASSERT_NE(n.Netdev("ens4f0"), nullptr);
+  EXPECT_EQ(n.Netdev("ens4f0")->operstate, "down");
+}
+
+TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {
+  const std::string dir = ::testing::TempDir();
+  const std::string a = dir + "/devinfo.txt", b = dir + "/ibstat.txt", c = dir + "/ulimit.txt";
+  std::ofstream(a) << "hca_id:\tmlx5_0\n\ttransport:\t\t\tInfiniBand (0)\n"
+                      "\tfw_ver:\t\t\t16.35.2000\n\t\tport:\t1\n"
+                      "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tEthernet\n";
+  std::ofstream(b) << "CA 'mlx5_0'\n\tFirmware version: 16.35.2000\n\tPort 1:\n"
+                      "\t\tState: Down\n\t\tPhysical state: Disabled\n\t\tRate: 25\n";
+  std::ofstream(c) << "$ ulimit -a\nmax locked memory       (kbytes, -l) 8192\n";
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ReadPastes({a, b, c}));
+  ASSERT_EQ(v.devices.size(), 1u);
+  const PortInfo* p = v.devices[0].Port(1);
+  EXPECT_EQ(p->state, "ACTIVE");        // the first paste's
+  EXPECT_EQ(p->phys_state, "Disabled");  // only ibstat had it
+  EXPECT_EQ(p->rate, "25 Gb/sec");
+  EXPECT_EQ(v.host.memlock_soft, 8192u * 1024);
+  EXPECT_EQ(v.fact_sources["host memlock_soft"], c + ":2");
+  EXPECT_EQ(v.fact_sources["mlx5_0 port 1 phys_state"], b + ":5");
+  EXPECT_THAT(v.warnings, Contains(HasSubstr(b + ":4: mlx5_0 port 1 state DOWN disagrees with ")));
+  EXPECT_THAT(v.warnings, Contains(HasSubstr(": ACTIVE (the earlier one is kept)")));
+  // A file of none of the formats: which were tried, and its first line.
+  const std::string junk = dir + "/notes.txt";
+  std::ofstream(junk) << "\nthe node is slow since Tuesday\n";
+  EXPECT_THAT(ReadPastes({a, junk}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr(junk + ":2: not a format rdmacheck reads (tried: rdmacheck "
+                                       "profile, ibv_devinfo"),
+                             HasSubstr("ulimit -a); its first line fits none: `the node is slow"))));
 }
 
 }  // namespace

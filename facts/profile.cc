@@ -1016,7 +1016,8 @@ absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ":", line_no, ": not a format rdmacheck reads; tried an rdmacheck profile (`", kMagic,
         " ", kProfileVersion, "` first: `rdmacheck capture` output) and ibv_devinfo output (`hca_id:` "
-        "first, plain, -v or -vv); the first line that fits neither: `", t.substr(0, 120), "`"));
+        "first, plain, -v or -vv); the first line that fits neither: `", t.substr(0, 120),
+        "` (ibstat, ibstatus, show_gids, rdma link, ip addr and ulimit pastes: --from FILE)"));
   }
   return ParseProfile(text, path);
 }

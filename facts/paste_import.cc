@@ -1,0 +1,715 @@
+#include "facts/paste_import.h"
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "facts/devinfo_import.h"
+#include "facts/profile.h"
+#include "nlohmann/json.hpp"
+#include "util/input_file.h"
+#include "util/numbers.h"
+
+namespace rdmacheck {
+namespace {
+
+// The lines as pasted, with the marks a mail client or a diff adds in front
+// ("> ", "+\t") taken off.
+std::vector<std::string> Lines(absl::string_view text) {
+  std::vector<std::string> out;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    absl::ConsumeSuffix(&l, "\r");
+    while (absl::ConsumePrefix(&l, ">")) {
+    }
+    if (l.size() > 1 && l[0] == '+' && (l[1] == '\t' || l[1] == ' ')) l.remove_prefix(1);
+    out.emplace_back(l);
+  }
+  return out;
+}
+
+absl::string_view Trim(absl::string_view s) { return absl::StripAsciiWhitespace(s); }
+
+// The first line with text (for error messages).
+std::string FirstLine(absl::string_view text, int* line_no) {
+  int n = 0;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    ++n;
+    if (!Trim(l).empty()) {
+      *line_no = n;
+      return std::string(Trim(l).substr(0, 120));
+    }
+  }
+  *line_no = 1;
+  return "";
+}
+
+// A view being filled from one paste: facts set with their line.
+class Builder {
+ public:
+  explicit Builder(absl::string_view file, absl::string_view format) : file_(file) {
+    view_.source = absl::StrCat(format, ":", file);
+  }
+  DeviceInfo& Device(absl::string_view name) {
+    for (DeviceInfo& d : view_.devices)
+      if (d.name == name) return d;
+    DeviceInfo d;
+    d.name = std::string(name);
+    view_.devices.push_back(std::move(d));
+    return view_.devices.back();
+  }
+  PortInfo& Port(DeviceInfo& d, int n) {
+    for (PortInfo& p : d.ports)
+      if (p.port_num == n) return p;
+    PortInfo p;
+    p.port_num = n;
+    d.ports.push_back(std::move(p));
+    return d.ports.back();
+  }
+  NetdevInfo& Netdev(absl::string_view name) {
+    for (NetdevInfo& n : view_.netdevs)
+      if (n.name == name) return n;
+    NetdevInfo n;
+    n.name = std::string(name);
+    view_.netdevs.push_back(std::move(n));
+    return view_.netdevs.back();
+  }
+  // Records where `fact` came from.
+  void Source(const std::string& fact, int line) {
+    view_.fact_sources.emplace(fact, absl::StrCat(file_, ":", line));
+  }
+  void Warn(int line, absl::string_view what) {
+    view_.warnings.push_back(absl::StrCat(file_, ":", line, ": ", what));
+  }
+  DeviceView& view() { return view_; }
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  DeviceView view_;
+};
+
+std::string PortFact(const DeviceInfo& d, const PortInfo& p, absl::string_view what) {
+  return absl::StrCat(d.name, " port ", p.port_num, " ", what);
+}
+
+// ibstat's "Active", "Down", "Initializing", "Armed" -> the view's spelling.
+std::optional<std::string> StateWord(absl::string_view w) {
+  std::string u = absl::AsciiStrToUpper(Trim(w));
+  if (u == "ACTIVE" || u == "DOWN" || u == "ARMED" || u == "INIT") return u;
+  if (u == "INITIALIZING") return "INIT";
+  if (u == "ACTIVE_DEFER") return u;
+  return std::nullopt;
+}
+
+// "LinkUp", "LINK_UP", "5: LinkUp", "Polling" -> the sysfs spelling.
+std::optional<std::string> PhysWord(absl::string_view w) {
+  w = Trim(w);
+  size_t colon = w.find(": ");
+  if (colon != absl::string_view::npos) w = w.substr(colon + 2);
+  std::string key;
+  for (char c : w)
+    if (c != '_') key.push_back(absl::ascii_tolower(c));
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"sleep", "Sleep"},     {"polling", "Polling"},
+      {"disabled", "Disabled"}, {"portconfigurationtraining", "PortConfigurationTraining"},
+      {"linkup", "LinkUp"},   {"linkerrorrecovery", "LinkErrorRecovery"},
+      {"phytest", "Phy Test"}};
+  for (const auto& [k, v] : kNames)
+    if (key == k) return std::string(v);
+  return std::nullopt;
+}
+
+// "0x0002c90300fe1234" (ibstat) -> "0002:c903:00fe:1234" (ibv_devinfo, sysfs).
+std::string GuidText(absl::string_view g) {
+  g = Trim(g);
+  absl::ConsumePrefix(&g, "0x");
+  if (g.size() != 16) return std::string(g);
+  return absl::StrCat(g.substr(0, 4), ":", g.substr(4, 4), ":", g.substr(8, 4), ":",
+                      g.substr(12, 4));
+}
+
+std::optional<std::string> CanonicalGid(absl::string_view text) {
+  in6_addr a;
+  std::string s(Trim(text));
+  if (inet_pton(AF_INET6, s.c_str(), &a) != 1) return std::nullopt;
+  char buf[INET6_ADDRSTRLEN];
+  inet_ntop(AF_INET6, &a, buf, sizeof buf);
+  return std::string(buf);
+}
+
+std::optional<int> Int(absl::string_view v) {
+  v = Trim(v);
+  uint64_t n = 0;
+  if (!ParseUnsigned(v, &n) || n > INT_MAX) return std::nullopt;
+  return static_cast<int>(n);
+}
+
+// ---------------------------------------------------------------- ibstat
+
+void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
+  DeviceInfo* dev = nullptr;
+  PortInfo* port = nullptr;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    absl::string_view l = Trim(lines[i]);
+    if (absl::StartsWith(l, "CA '")) {
+      size_t q = l.find('\'', 4);  // text after the name: the poster's own notes
+      if (q == absl::string_view::npos || q == 4) continue;
+      dev = &b.Device(l.substr(4, q - 4));
+      port = nullptr;
+      continue;
+    }
+    if (dev == nullptr) continue;
+    if (absl::StartsWith(l, "Port ") && absl::EndsWith(l, ":")) {
+      std::optional<int> n = Int(l.substr(5, l.size() - 6));
+      if (n) {
+        port = &b.Port(*dev, *n);
+        continue;
+      }
+    }
+    size_t colon = l.find(':');
+    if (colon == absl::string_view::npos) continue;
+    absl::string_view key = Trim(l.substr(0, colon)), value = Trim(l.substr(colon + 1));
+    if (value.empty()) continue;
+    if (port == nullptr) {
+      if (key == "Firmware version") {
+        dev->fw_ver = std::string(value);
+        b.Source(dev->name + " fw_ver", ln);
+      } else if (key == "Hardware version") {
+        dev->hw_ver = std::string(value);
+        b.Source(dev->name + " hw_ver", ln);
+      } else if (key == "Node GUID") {
+        dev->node_guid = GuidText(value);
+        b.Source(dev->name + " node_guid", ln);
+      } else if (key == "System image GUID") {
+        dev->sys_image_guid = GuidText(value);
+        b.Source(dev->name + " sys_image_guid", ln);
+      }
+      continue;
+    }
+    if (key == "State") {
+      port->state = StateWord(value);
+      if (port->state) b.Source(PortFact(*dev, *port, "state"), ln);
+    } else if (key == "Physical state") {
+      port->phys_state = PhysWord(value);
+      if (port->phys_state) b.Source(PortFact(*dev, *port, "phys_state"), ln);
+    } else if (key == "Rate") {
+      // ibstat prints the Gb/s number alone.
+      port->rate = absl::StrCat(value, " Gb/sec");
+      b.Source(PortFact(*dev, *port, "rate"), ln);
+    } else if (key == "Base lid") {
+      port->lid = Int(value);
+      if (port->lid) b.Source(PortFact(*dev, *port, "lid"), ln);
+    } else if (key == "SM lid") {
+      port->sm_lid = Int(value);
+      if (port->sm_lid) b.Source(PortFact(*dev, *port, "sm_lid"), ln);
+    } else if (key == "Link layer") {
+      if (value == "Ethernet" || value == "InfiniBand") {
+        port->link_layer = std::string(value);
+        b.Source(PortFact(*dev, *port, "link_layer"), ln);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- ibstatus
+
+void ParseIbstatus(const std::vector<std::string>& lines, Builder& b) {
+  DeviceInfo* dev = nullptr;
+  PortInfo* port = nullptr;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    absl::string_view l = Trim(lines[i]);
+    if (absl::StartsWith(l, "Infiniband device '")) {
+      // Infiniband device 'mlx5_0' port 1 status:
+      absl::string_view rest = l.substr(19);
+      size_t q = rest.find('\'');
+      if (q == absl::string_view::npos) continue;
+      absl::string_view name = rest.substr(0, q);
+      std::vector<absl::string_view> w = absl::StrSplit(rest.substr(q + 1), ' ', absl::SkipEmpty());
+      std::optional<int> n = w.size() >= 2 && w[0] == "port" ? Int(w[1]) : std::nullopt;
+      if (!n) continue;
+      dev = &b.Device(name);
+      port = &b.Port(*dev, *n);
+      continue;
+    }
+    if (port == nullptr) continue;
+    size_t colon = l.find(':');
+    if (colon == absl::string_view::npos) continue;
+    absl::string_view key = Trim(l.substr(0, colon)), value = Trim(l.substr(colon + 1));
+    if (key == "state") {
+      // "4: ACTIVE"
+      size_t c = value.find(": ");
+      port->state = StateWord(c == absl::string_view::npos ? value : value.substr(c + 2));
+      if (port->state) b.Source(PortFact(*dev, *port, "state"), ln);
+    } else if (key == "phys state") {
+      port->phys_state = PhysWord(value);
+      if (port->phys_state) b.Source(PortFact(*dev, *port, "phys_state"), ln);
+    } else if (key == "rate") {
+      port->rate = std::string(value);
+      b.Source(PortFact(*dev, *port, "rate"), ln);
+    } else if (key == "link_layer") {
+      if (value == "Ethernet" || value == "InfiniBand") {
+        port->link_layer = std::string(value);
+        b.Source(PortFact(*dev, *port, "link_layer"), ln);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- show_gids
+
+void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    std::vector<absl::string_view> f =
+        absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    // DEV PORT INDEX GID [IPv4] VER [NETDEV]
+    if (f.size() < 5 || f[0] == "DEV" || absl::StartsWith(f[0], "---")) continue;
+    std::optional<int> port = Int(f[1]), index = Int(f[2]);
+    std::optional<std::string> gid = CanonicalGid(f[3]);
+    if (!port || !index || !gid) continue;
+    size_t v = 4;
+    if (f[v].find('.') != absl::string_view::npos) ++v;  // the IPv4 column
+    if (v >= f.size()) continue;
+    GidType type = f[v] == "v2" ? GidType::kRoceV2 : f[v] == "v1" ? GidType::kRoceV1
+                                                                   : GidType::kUnknown;
+    DeviceInfo& d = b.Device(f[0]);
+    PortInfo& p = b.Port(d, *port);
+    GidEntry g;
+    g.index = *index;
+    g.gid = *gid;
+    g.type = type;
+    if (v + 1 < f.size()) g.netdev = std::string(f[v + 1]);
+    p.gids.push_back(std::move(g));
+    // show_gids lists every non-empty entry of the table.
+    p.gids_known = true;
+    b.Source(PortFact(d, p, absl::StrCat("gid ", *index)), ln);
+  }
+}
+
+// ---------------------------------------------------------------- rdma link
+
+void RdmaLinkPort(Builder& b, int ln, absl::string_view dev_port,
+                  const std::vector<absl::string_view>& words) {
+  size_t slash = dev_port.rfind('/');
+  if (slash == absl::string_view::npos) return;
+  std::optional<int> n = Int(dev_port.substr(slash + 1));
+  if (!n) return;
+  DeviceInfo& d = b.Device(dev_port.substr(0, slash));
+  PortInfo& p = b.Port(d, *n);
+  for (size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] == "state") {
+      p.state = StateWord(words[i + 1]);
+      if (p.state) b.Source(PortFact(d, p, "state"), ln);
+    } else if (words[i] == "physical_state") {
+      p.phys_state = PhysWord(words[i + 1]);
+      if (p.phys_state) b.Source(PortFact(d, p, "phys_state"), ln);
+    } else if (words[i] == "netdev") {
+      // Kept as a fact of its own; PortNetdev reads GIDs for hardware.
+      b.view().provenance.push_back(
+          absl::StrCat("rdma link: ", d.name, "/", p.port_num, " netdev ", words[i + 1]));
+      b.Source(PortFact(d, p, "netdev"), ln);
+    }
+  }
+}
+
+void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::vector<absl::string_view> w = absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    if (w.size() >= 2 && w[0] == "link") {
+      RdmaLinkPort(b, static_cast<int>(i) + 1, w[1], w);
+    } else if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":")) {
+      // iproute2 before 4.18: "1/1: mlx5_0/1: state ACTIVE physical_state LINK_UP"
+      RdmaLinkPort(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), w);
+    }
+  }
+}
+
+absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
+  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_array()) {
+    return absl::InvalidArgumentError(absl::StrCat(b.file(), ":1: rdma -j link: not a JSON array"));
+  }
+  for (const auto& e : j) {
+    if (!e.is_object() || !e.contains("ifname") || !e.contains("port")) continue;
+    if (!e["ifname"].is_string() || !e["port"].is_number_unsigned()) continue;
+    std::vector<absl::string_view> w;
+    std::vector<std::string> keep;
+    for (const char* k : {"state", "physical_state", "netdev"}) {
+      if (e.contains(k) && e[k].is_string()) {
+        keep.push_back(k);
+        keep.push_back(e[k].get<std::string>());
+      }
+    }
+    for (const std::string& s : keep) w.push_back(s);
+    std::string dp = absl::StrCat(e["ifname"].get<std::string>(), "/", e["port"].get<int>());
+    RdmaLinkPort(b, 1, dp, w);
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------- ibdev2netdev
+
+// "mlx5_0 port 1 ==> ens4f0 (Down)" (MLNX_OFED's ibdev2netdev).
+void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::vector<absl::string_view> w = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
+    if (w.size() < 5 || w[1] != "port" || w[3] != "==>") continue;
+    std::optional<int> n = Int(w[2]);
+    if (!n) continue;
+    const int ln = static_cast<int>(i) + 1;
+    DeviceInfo& d = b.Device(w[0]);
+    PortInfo& p = b.Port(d, *n);
+    b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num,
+                                               " netdev ", w[4]));
+    b.Source(PortFact(d, p, "netdev"), ln);
+    if (w.size() >= 6) {
+      NetdevInfo& nd = b.Netdev(w[4]);
+      absl::string_view st = absl::StripSuffix(absl::StripPrefix(w[5], "("), ")");
+      nd.operstate = absl::AsciiStrToLower(st);
+      b.Source(absl::StrCat("netdev ", nd.name, " operstate"), ln);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- ip addr
+
+void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
+  NetdevInfo* cur = nullptr;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    absl::string_view raw = lines[i];
+    absl::string_view l = Trim(raw);
+    std::vector<absl::string_view> w = absl::StrSplit(l, ' ', absl::SkipEmpty());
+    if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") &&
+        Int(absl::StripSuffix(w[0], ":"))) {
+      // "2: ens1f0: <BROADCAST,...> mtu 9000 qdisc mq state UP ..."
+      absl::string_view name = absl::StripSuffix(w[1], ":");
+      name = name.substr(0, name.find('@'));  // "eth0.100@eth0"
+      cur = &b.Netdev(name);
+      cur->ifindex = Int(absl::StripSuffix(w[0], ":"));
+      cur->addrs_known = true;
+      for (size_t k = 2; k + 1 < w.size(); ++k) {
+        if (w[k] == "mtu") {
+          cur->mtu = Int(w[k + 1]);
+          if (cur->mtu) b.Source(absl::StrCat("netdev ", cur->name, " mtu"), ln);
+        } else if (w[k] == "state") {
+          cur->operstate = absl::AsciiStrToLower(w[k + 1]);
+          b.Source(absl::StrCat("netdev ", cur->name, " operstate"), ln);
+        }
+      }
+      continue;
+    }
+    if (cur == nullptr || w.size() < 2) continue;
+    if (w[0] == "inet" || w[0] == "inet6") {
+      cur->addrs.emplace_back(w[1]);
+      b.Source(absl::StrCat("netdev ", cur->name, " addr ", w[1]), ln);
+    }
+  }
+}
+
+absl::Status ParseIpAddrJson(absl::string_view text, Builder& b) {
+  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_array()) {
+    return absl::InvalidArgumentError(absl::StrCat(b.file(), ":1: ip -j addr: not a JSON array"));
+  }
+  for (const auto& e : j) {
+    if (!e.is_object() || !e.contains("ifname") || !e["ifname"].is_string()) continue;
+    NetdevInfo& n = b.Netdev(e["ifname"].get<std::string>());
+    if (e.contains("ifindex") && e["ifindex"].is_number_integer()) n.ifindex = e["ifindex"].get<int>();
+    if (e.contains("mtu") && e["mtu"].is_number_integer()) {
+      n.mtu = e["mtu"].get<int>();
+      b.Source(absl::StrCat("netdev ", n.name, " mtu"), 1);
+    }
+    if (e.contains("operstate") && e["operstate"].is_string()) {
+      n.operstate = absl::AsciiStrToLower(e["operstate"].get<std::string>());
+    }
+    if (e.contains("addr_info") && e["addr_info"].is_array()) {
+      n.addrs_known = true;
+      for (const auto& a : e["addr_info"]) {
+        if (a.contains("local") && a["local"].is_string() && a.contains("prefixlen") &&
+            a["prefixlen"].is_number_integer()) {
+          n.addrs.push_back(absl::StrCat(a["local"].get<std::string>(), "/", a["prefixlen"].get<int>()));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------- ulimit
+
+std::optional<uint64_t> MemlockBytes(absl::string_view v) {
+  v = Trim(v);
+  if (v == "unlimited") return HostInfo::kUnlimited;
+  uint64_t kb = 0;
+  if (!ParseUnsigned(v, &kb) || kb > UINT64_MAX / 1024) return std::nullopt;
+  return kb * 1024;  // bash prints -l in kbytes
+}
+
+void ParseUlimit(const std::vector<std::string>& lines, Builder& b) {
+  bool hard = false, bare_l = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    absl::string_view l = Trim(lines[i]);
+    size_t u = l.find("ulimit ");
+    if (u != absl::string_view::npos) {
+      // A command line: which limit the next lines show.
+      absl::string_view opts = l.substr(u + 7);
+      hard = absl::StrContains(opts, "H");
+      bare_l = opts == "-l" || opts == "-Hl" || opts == "-Sl";
+      continue;
+    }
+    std::optional<uint64_t> bytes;
+    if (absl::StartsWith(l, "max locked memory")) {
+      size_t close = l.rfind(')');
+      if (close != absl::string_view::npos) bytes = MemlockBytes(l.substr(close + 1));
+    } else if (bare_l) {
+      bytes = MemlockBytes(l);
+      bare_l = false;
+    }
+    if (!bytes) continue;
+    (hard ? b.view().host.memlock_hard : b.view().host.memlock_soft) = bytes;
+    b.Source(hard ? "host memlock_hard" : "host memlock_soft", ln);
+  }
+}
+
+// ---------------------------------------------------------------- sniffing
+
+bool AnyLine(const std::vector<std::string>& lines, bool (*pred)(absl::string_view)) {
+  for (const std::string& l : lines)
+    if (pred(Trim(l))) return true;
+  return false;
+}
+
+bool IbstatLine(absl::string_view l) {
+  return absl::StartsWith(l, "CA '") && l.find('\'', 4) != absl::string_view::npos;
+}
+bool IbstatusLine(absl::string_view l) { return absl::StartsWith(l, "Infiniband device '"); }
+bool ShowGidsLine(absl::string_view l) {
+  return absl::StartsWith(l, "DEV") && absl::StrContains(l, "PORT") && absl::StrContains(l, "INDEX") &&
+         absl::StrContains(l, "GID");
+}
+bool RdmaLinkLine(absl::string_view l) {
+  return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) ||
+         (absl::StrContains(l, "/") && absl::StrContains(l, ": state ") &&
+          absl::StrContains(l, "physical_state"));
+}
+bool IpAddrLine(absl::string_view l) {
+  std::vector<absl::string_view> w = absl::StrSplit(l, ' ', absl::SkipEmpty());
+  return w.size() >= 3 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
+         absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<");
+}
+bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked memory"); }
+bool Ibdev2netdevLine(absl::string_view l) {
+  return absl::StrContains(l, " port ") && absl::StrContains(l, " ==> ");
+}
+
+constexpr absl::string_view kFormatsTried =
+    "rdmacheck profile, ibv_devinfo [-v|-l], ibstat, ibstatus, show_gids, rdma link, "
+    "rdma -j link, ibdev2netdev, ip addr, ip -j addr, ulimit -a";
+
+}  // namespace
+
+absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view file) {
+  int first_no = 1;
+  std::string first = FirstLine(text, &first_no);
+  if (absl::StartsWith(first, "rdmacheck-profile")) return std::string("profile");
+  std::vector<std::string> lines = Lines(text);
+  if (LooksLikeIbvDevinfo(text)) return std::string("ibv_devinfo");
+  if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{")) {
+    nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (!j.is_discarded() && j.is_array() && !j.empty() && j[0].is_object()) {
+      if (j[0].contains("ifname") && j[0].contains("port")) return std::string("rdma_link_json");
+      if (j[0].contains("ifname") && (j[0].contains("addr_info") || j[0].contains("mtu")))
+        return std::string("ip_addr_json");
+    }
+  }
+  if (AnyLine(lines, IbstatLine)) return std::string("ibstat");
+  if (AnyLine(lines, IbstatusLine)) return std::string("ibstatus");
+  if (AnyLine(lines, ShowGidsLine)) return std::string("show_gids");
+  if (AnyLine(lines, RdmaLinkLine)) return std::string("rdma_link");
+  if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
+  if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
+  if (AnyLine(lines, UlimitLine)) return std::string("ulimit");
+  return absl::InvalidArgumentError(absl::StrCat(
+      file, ":", first_no, ": not a format rdmacheck reads (tried: ", kFormatsTried,
+      "); its first line fits none: `", first, "`"));
+}
+
+absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file) {
+  absl::StatusOr<std::string> format = SniffPaste(text, file);
+  if (!format.ok()) return format.status();
+  if (*format == "profile") return ParseProfile(text, file);
+  if (*format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
+  Builder b(file, *format);
+  std::vector<std::string> lines = Lines(text);
+  if (*format == "ibstat") ParseIbstat(lines, b);
+  if (*format == "ibstatus") ParseIbstatus(lines, b);
+  if (*format == "show_gids") ParseShowGids(lines, b);
+  if (*format == "rdma_link") ParseRdmaLink(lines, b);
+  if (*format == "ip_addr") ParseIpAddr(lines, b);
+  if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
+  if (*format == "ulimit") ParseUlimit(lines, b);
+  if (*format == "rdma_link_json") {
+    absl::Status st = ParseRdmaLinkJson(text, b);
+    if (!st.ok()) return st;
+  }
+  if (*format == "ip_addr_json") {
+    absl::Status st = ParseIpAddrJson(text, b);
+    if (!st.ok()) return st;
+  }
+  if (b.view().fact_sources.empty() && b.view().devices.empty() && b.view().netdevs.empty()) {
+    // Still input (show_gids in a pod with no GID prints its header alone):
+    // nothing to add, said.
+    int n = 1;
+    FirstLine(text, &n);
+    b.Warn(n, absl::StrCat("looks like ", *format, " output but gives no fact (no entry, or cut "
+                           "before its first)"));
+  }
+  return std::move(b.view());
+}
+
+namespace {
+
+// Sets `into` from `from` when unset; when both are set and differ, warns
+// and keeps `into` (the earlier paste).
+template <typename T>
+void Take(const std::optional<T>& from, std::optional<T>& into, const std::string& fact,
+          const DeviceView& src, DeviceView& dst) {
+  if (!from) return;
+  if (!into) {
+    into = from;
+    auto it = src.fact_sources.find(fact);
+    if (it != src.fact_sources.end()) dst.fact_sources.emplace(fact, it->second);
+    return;
+  }
+  if (*into == *from) return;
+  auto where = [&](const DeviceView& v) {
+    auto it = v.fact_sources.find(fact);
+    return it != v.fact_sources.end() ? it->second : v.source;
+  };
+  dst.warnings.push_back(absl::StrCat(where(src), ": ", fact, " ", absl::StrCat(*from),
+                                      " disagrees with ", where(dst), ": ", absl::StrCat(*into),
+                                      " (the earlier one is kept)"));
+}
+
+}  // namespace
+
+void MergeView(const DeviceView& from, DeviceView& into) {
+  for (const std::string& p : from.provenance) into.provenance.push_back(p);
+  for (const std::string& w : from.warnings) into.warnings.push_back(w);
+  for (const auto& [fact, where] : from.fact_sources) into.fact_sources.emplace(fact, where);
+  const HostInfo& fh = from.host;
+  HostInfo& ih = into.host;
+  Take(fh.memlock_soft, ih.memlock_soft, "host memlock_soft", from, into);
+  Take(fh.memlock_hard, ih.memlock_hard, "host memlock_hard", from, into);
+  Take(fh.devices_not_opened, ih.devices_not_opened, "host devices_not_opened", from, into);
+  Take(fh.devices_without_provider, ih.devices_without_provider, "host devices_without_provider",
+       from, into);
+  Take(fh.hostname, ih.hostname, "host hostname", from, into);
+  Take(fh.kernel, ih.kernel, "host kernel", from, into);
+  for (const DeviceInfo& fd : from.devices) {
+    DeviceInfo* d = nullptr;
+    for (DeviceInfo& x : into.devices)
+      if (x.name == fd.name) d = &x;
+    if (d == nullptr) {
+      into.devices.push_back(fd);
+      continue;
+    }
+    Take(fd.driver, d->driver, d->name + " driver", from, into);
+    Take(fd.transport, d->transport, d->name + " transport", from, into);
+    Take(fd.fw_ver, d->fw_ver, d->name + " fw_ver", from, into);
+    Take(fd.hw_ver, d->hw_ver, d->name + " hw_ver", from, into);
+    Take(fd.node_guid, d->node_guid, d->name + " node_guid", from, into);
+    Take(fd.sys_image_guid, d->sys_image_guid, d->name + " sys_image_guid", from, into);
+    Take(fd.board_id, d->board_id, d->name + " board_id", from, into);
+    Take(fd.vendor_id, d->vendor_id, d->name + " vendor_id", from, into);
+    Take(fd.vendor_part_id, d->vendor_part_id, d->name + " vendor_part_id", from, into);
+    Take(fd.netdev, d->netdev, d->name + " netdev", from, into);
+    for (const auto& [k, v] : fd.attrs) d->attrs.emplace(k, v);
+    for (const PortInfo& fp : fd.ports) {
+      PortInfo* p = nullptr;
+      for (PortInfo& x : d->ports)
+        if (x.port_num == fp.port_num) p = &x;
+      if (p == nullptr) {
+        d->ports.push_back(fp);
+        continue;
+      }
+      const std::string pre = absl::StrCat(d->name, " port ", p->port_num, " ");
+      Take(fp.state, p->state, pre + "state", from, into);
+      Take(fp.phys_state, p->phys_state, pre + "phys_state", from, into);
+      Take(fp.link_layer, p->link_layer, pre + "link_layer", from, into);
+      Take(fp.active_mtu, p->active_mtu, pre + "active_mtu", from, into);
+      Take(fp.max_mtu, p->max_mtu, pre + "max_mtu", from, into);
+      Take(fp.rate, p->rate, pre + "rate", from, into);
+      Take(fp.lid, p->lid, pre + "lid", from, into);
+      Take(fp.sm_lid, p->sm_lid, pre + "sm_lid", from, into);
+      Take(fp.gid_tbl_len, p->gid_tbl_len, pre + "gid_tbl_len", from, into);
+      for (const GidEntry& g : fp.gids) {
+        GidEntry* have = nullptr;
+        for (GidEntry& x : p->gids)
+          if (x.index == g.index) have = &x;
+        if (have == nullptr) {
+          p->gids.push_back(g);
+          continue;
+        }
+        // show_gids knows the netdev ibv_devinfo does not print.
+        if (have->netdev.empty()) have->netdev = g.netdev;
+        std::optional<std::string> a = have->gid, b = g.gid;
+        Take(b, a, pre + absl::StrCat("gid ", g.index), from, into);
+      }
+      std::sort(p->gids.begin(), p->gids.end(),
+                [](const GidEntry& x, const GidEntry& y) { return x.index < y.index; });
+      p->gids_known = p->gids_known || fp.gids_known;
+    }
+  }
+  for (const NetdevInfo& fn : from.netdevs) {
+    NetdevInfo* n = nullptr;
+    for (NetdevInfo& x : into.netdevs)
+      if (x.name == fn.name) n = &x;
+    if (n == nullptr) {
+      into.netdevs.push_back(fn);
+      continue;
+    }
+    Take(fn.mtu, n->mtu, "netdev " + n->name + " mtu", from, into);
+    Take(fn.operstate, n->operstate, "netdev " + n->name + " operstate", from, into);
+    Take(fn.ifindex, n->ifindex, "netdev " + n->name + " ifindex", from, into);
+    if (!n->addrs_known && fn.addrs_known) {
+      n->addrs = fn.addrs;
+      n->addrs_known = true;
+    }
+  }
+}
+
+absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
+  constexpr uint64_t kMaxPasteBytes = uint64_t{64} << 20;
+  DeviceView out;
+  std::vector<std::string> sources;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::string> text = ReadInputFile("ReadPastes", path, "a paste", kMaxPasteBytes);
+    if (!text.ok()) return text.status();
+    absl::StatusOr<DeviceView> v = ParsePaste(*text, path);
+    if (!v.ok()) return v.status();
+    sources.push_back(v->source);
+    MergeView(*v, out);
+  }
+  out.source = absl::StrCat("pastes:", absl::StrJoin(paths, ","));
+  out.provenance.insert(out.provenance.begin(),
+                        absl::StrCat("merged from ", absl::StrJoin(sources, " ")));
+  return out;
+}
+
+}  // namespace rdmacheck
