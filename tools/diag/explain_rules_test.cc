@@ -108,20 +108,6 @@ TEST(ExplainRules, EveryExampleMatchesItsRuleAndNoNearMissMatches) {
 // A confirm id is a promise that `rdmacheck --checks <id>` runs that check:
 // every id the loader accepts must be one the registry has
 // (checks/check_target_ids.txt is written from checks/BUILD.bazel's CHECKS).
-// docs/explain.md lists every rule (its table is per file, in file order).
-TEST(ExplainRules, DocsListEveryRule) {
-  std::string doc = ReadFile("docs/explain.md");
-  ASSERT_FALSE(doc.empty());
-  auto rules = Embedded();
-  ASSERT_NE(rules, nullptr);
-  for (const ExplainRule& r : rules->rules()) {
-    EXPECT_NE(doc.find(absl::StrCat("| `", r.id, "` |")), std::string::npos)
-        << r.id << " is missing from docs/explain.md's rule table";
-  }
-  EXPECT_NE(doc.find(absl::StrCat(rules->rules().size(), " rules: ")), std::string::npos)
-      << "docs/explain.md gives another rule count";
-}
-
 TEST(ExplainRules, EveryConfirmableCheckIsRegistered) {
   std::ifstream f("checks/check_target_ids.txt");
   ASSERT_TRUE(f.good()) << "checks/check_target_ids.txt missing from runfiles";
