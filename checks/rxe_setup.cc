@@ -66,9 +66,19 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
   for (const DeviceInfo* d : devs)
     if (d->driver && *d->driver == "rxe") rxe.push_back(d);
   bool want_rxe = !rxe.empty() || ExpectsRxe(ctx);
-  if (devs.empty() && !want_rxe)
+  if (devs.empty() && !want_rxe) {
+    // A pasted ibv_devinfo whose every device failed to open: say so here
+    // too, since that is a setup fault of this process, not of the devices.
+    if (h.devices_not_opened.value_or(0) > 0) {
+      return ResultBuilder::Skip(
+          *this, "RDMA devices are set up",
+          absl::StrCat("no device could be opened here: ibv_devinfo said `Failed to open device` ",
+                       *h.devices_not_opened,
+                       " time(s), so this process lacks their /dev/infiniband nodes (see device-present)"));
+    }
     return ResultBuilder::Skip(*this, "RDMA devices are set up",
                                "no RDMA device to look at (see device-present)");
+  }
 
   std::vector<std::string> names;
   for (const DeviceInfo* d : devs) names.push_back(d->name);
@@ -230,6 +240,11 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
     }
   }
 
+  if (h.devices_not_opened.value_or(0) > 0) {
+    r.Note(absl::StrCat("ibv_devinfo could not open ", *h.devices_not_opened,
+                        " other listed device(s) (Failed to open device): their /dev/infiniband "
+                        "nodes were not given to this process (see device-present)"));
+  }
   for (const std::string& m : missing) r.Note(MissingFact(m, ""));
   if (r.Build().evidence.empty())
     return ResultBuilder::Skip(*this, "RDMA devices are set up",

@@ -137,5 +137,15 @@ TEST(RxeSetup, SkipsWithoutDevicesOrExpectation) {
   EXPECT_THAT(r.skip_reason, HasSubstr("device-present"));
 }
 
+// A pod's ibv_devinfo where no device opened: the skip says why.
+TEST(RxeSetup, NoDeviceOpenedSaysFailedToOpen) {
+  DeviceView v;
+  v.source = "ibv_devinfo:pod.txt";
+  v.host.devices_not_opened = 3;
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan(""));
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.skip_reason, HasSubstr("`Failed to open device` 3 time(s)"));
+}
+
 }  // namespace
 }  // namespace rdmacheck
