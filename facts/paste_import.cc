@@ -54,6 +54,17 @@ std::string FirstLine(absl::string_view text, int* line_no) {
   return "";
 }
 
+// The element of `v` whose `key` member is `value`, added when there is none.
+template <typename T, typename K>
+T& FindOrAdd(std::vector<T>& v, K T::*key, const K& value) {
+  for (T& x : v)
+    if (x.*key == value) return x;
+  T x;
+  x.*key = value;
+  v.push_back(std::move(x));
+  return v.back();
+}
+
 // A view being filled from one paste: facts set with their line.
 class Builder {
  public:
@@ -61,28 +72,11 @@ class Builder {
     view_.source = absl::StrCat(format, ":", file);
   }
   DeviceInfo& Device(absl::string_view name) {
-    for (DeviceInfo& d : view_.devices)
-      if (d.name == name) return d;
-    DeviceInfo d;
-    d.name = std::string(name);
-    view_.devices.push_back(std::move(d));
-    return view_.devices.back();
+    return FindOrAdd(view_.devices, &DeviceInfo::name, std::string(name));
   }
-  PortInfo& Port(DeviceInfo& d, int n) {
-    for (PortInfo& p : d.ports)
-      if (p.port_num == n) return p;
-    PortInfo p;
-    p.port_num = n;
-    d.ports.push_back(std::move(p));
-    return d.ports.back();
-  }
+  PortInfo& Port(DeviceInfo& d, int n) { return FindOrAdd(d.ports, &PortInfo::port_num, n); }
   NetdevInfo& Netdev(absl::string_view name) {
-    for (NetdevInfo& n : view_.netdevs)
-      if (n.name == name) return n;
-    NetdevInfo n;
-    n.name = std::string(name);
-    view_.netdevs.push_back(std::move(n));
-    return view_.netdevs.back();
+    return FindOrAdd(view_.netdevs, &NetdevInfo::name, std::string(name));
   }
   // Records where `fact` came from.
   void Source(const std::string& fact, int line) {
