@@ -46,7 +46,6 @@ Explainer::Explainer(const ExplainRuleSet& rules, ExplainOptions options)
     }
   }
   latest_in_source_.assign(n, -1);
-  latest_line_.assign(n, 0);
 }
 
 size_t Explainer::root_findings() const {
@@ -145,7 +144,6 @@ void Explainer::Record(absl::string_view line, LineMatch& m) {
     f.last.line = line_no_;
     if (f.last.source != source_) f.last.source = source_;
     latest_in_source_[m.rule] = static_cast<int>(it->second);
-    latest_line_[m.rule] = line_no_;
     return;
   }
   if (findings_.size() >= options_.max_findings) {
@@ -156,9 +154,10 @@ void Explainer::Record(absl::string_view line, LineMatch& m) {
   int parent = -1;
   int64_t parent_line = 0;
   for (int j : follows_[m.rule]) {
-    if (latest_in_source_[j] >= 0 && latest_line_[j] >= parent_line) {
+    // That finding's last occurrence is its latest line in this input.
+    if (latest_in_source_[j] >= 0 && findings_[latest_in_source_[j]].last.line >= parent_line) {
       parent = latest_in_source_[j];
-      parent_line = latest_line_[j];
+      parent_line = findings_[parent].last.line;
     }
   }
   if (parent >= 0 && findings_[parent].grouped_under >= 0) {
@@ -174,7 +173,6 @@ void Explainer::Record(absl::string_view line, LineMatch& m) {
   f.first_line = std::string(line.substr(0, options_.max_example_bytes));
   f.grouped_under = parent;
   latest_in_source_[m.rule] = static_cast<int>(findings_.size());
-  latest_line_[m.rule] = line_no_;
   index_.emplace(key_scratch_, findings_.size());
   findings_.push_back(std::move(f));
 }

@@ -111,7 +111,6 @@ class Explainer {
   std::vector<std::vector<int>> follows_;  // per rule: indices of its `follows`
   // Per rule: the finding of its latest line in the current source, or -1.
   std::vector<int> latest_in_source_;
-  std::vector<int64_t> latest_line_;  // parallel: that line's number
   std::vector<Finding> findings_;
 };
 
