@@ -66,24 +66,20 @@ std::optional<std::string> DriverFromName(absl::string_view name) {
   return std::nullopt;
 }
 
-// Lines a paste may carry before its first `hca_id:`: the command and its
-// prompt ("$ ibv_devinfo -v", "[root@node ~]# ibv_devinfo"), and the
-// messages devinfo.c prints when there is nothing to show.
-bool IsDevinfoPreamble(absl::string_view l) {
-  return absl::StrContains(l, "ibv_devinfo") || absl::StartsWith(l, "No IB devices found") ||
-         absl::StartsWith(l, "Failed to get IB devices list");
+template <size_t N>
+bool StartsWithAny(absl::string_view l, const absl::string_view (&prefixes)[N]) {
+  for (absl::string_view p : prefixes) {
+    if (absl::StartsWith(l, p)) return true;
+  }
+  return false;
 }
 
-// One line as pasted, made plain: CR, mail quoting ("> ", ">> "), markdown
-// bold and the indentation dropped (devinfo.c's tabs carry no meaning the
-// keys do not).
-std::string PastedLine(absl::string_view l) {
-  absl::ConsumeSuffix(&l, "\r");
-  l = absl::StripLeadingAsciiWhitespace(l);
-  while (absl::ConsumePrefix(&l, ">")) l = absl::StripLeadingAsciiWhitespace(l);
-  std::string out(absl::StripAsciiWhitespace(l));
-  if (out.find("**") != std::string::npos) out = absl::StrReplaceAll(out, {{"**", ""}});
-  return out;
+// What devinfo.c prints when ibv_get_device_list gives nothing, or fails
+// ("Function not implemented": no uverbs support in this kernel).
+bool NoDevicesLine(absl::string_view l) {
+  static constexpr absl::string_view kLines[] = {"No IB devices found",
+                                                 "Failed to get IB devices list"};
+  return StartsWithAny(l, kLines);
 }
 
 // "2 HCAs found:" (ibv_devinfo -l).
@@ -100,10 +96,7 @@ bool StartsHeadless(absl::string_view l) {
   static constexpr absl::string_view kKeys[] = {
       "transport:", "fw_ver:", "node_guid:", "sys_image_guid:", "vendor_id:", "vendor_part_id:",
       "hw_ver:", "board_id:", "phys_port_cnt:", "max_mr_size:", "port:"};
-  for (absl::string_view k : kKeys) {
-    if (absl::StartsWith(l, k)) return true;
-  }
-  return false;
+  return StartsWithAny(l, kKeys);
 }
 
 // A GID's text on a line of its own: hex groups and colons, maybe a type.
@@ -121,10 +114,7 @@ bool IsPortKeyLine(absl::string_view l) {
   static constexpr absl::string_view kKeys[] = {
       "max_mtu:", "active_mtu:", "port_lid:", "port_lmc:", "max_msg_sz:", "gid_tbl_len:",
       "active_width:", "active_speed:", "phys_state:", "GID["};
-  for (absl::string_view k : kKeys) {
-    if (absl::StartsWith(l, k)) return true;
-  }
-  return false;
+  return StartsWithAny(l, kKeys);
 }
 
 // "PORT_ACTIVE (4)" -> 4, "4096 (5)" -> 5, "4X (2)" -> 2.
@@ -204,18 +194,15 @@ class Importer {
           view_.provenance.emplace_back(absl::StripAsciiWhitespace(l));
           continue;
         }
-        if (absl::StartsWith(l, "No IB devices found") ||
-            absl::StartsWith(l, "Failed to get IB devices list")) {
-          // ibv_get_device_list gave nothing, or failed ("Function not
-          // implemented": no uverbs support in this kernel).
+        if (NoDevicesLine(l)) {
           no_devices = true;
           if (absl::StrContains(l, "list:")) view_.provenance.emplace_back(l);
           continue;
         }
         if (!absl::StartsWith(l, "hca_id:") && !StartsHeadless(l)) {
-          // A command line, another tool's output pasted before it: kept
-          // out, and said once (below).
-          if (!IsDevinfoPreamble(l)) {
+          // Another tool's output pasted before it: kept out, and said once
+          // (below). The command line itself ("$ ibv_devinfo -v") is not.
+          if (!absl::StrContains(l, "ibv_devinfo")) {
             if (skipped == 0) skipped_first = line_;
             ++skipped;
           }
@@ -551,6 +538,16 @@ class Importer {
 
 }  // namespace
 
+std::string PastedLine(absl::string_view l) {
+  absl::ConsumeSuffix(&l, "\r");
+  l = absl::StripLeadingAsciiWhitespace(l);
+  while (absl::ConsumePrefix(&l, ">")) l = absl::StripLeadingAsciiWhitespace(l);
+  if (l.size() > 1 && l[0] == '+' && (l[1] == '\t' || l[1] == ' ')) l.remove_prefix(1);
+  std::string out(absl::StripAsciiWhitespace(l));
+  if (out.find("**") != std::string::npos) out = absl::StrReplaceAll(out, {{"**", ""}});
+  return out;
+}
+
 absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_view filename) {
   return Importer(filename).Run(text);
 }
@@ -564,11 +561,7 @@ bool LooksLikeIbvDevinfo(absl::string_view text) {
     // A profile says so on its first line; nothing in it is then read as a paste.
     if (first && absl::StartsWith(l, "rdmacheck-profile")) return false;
     first = false;
-    if (absl::StartsWith(l, "hca_id:") || HcasFound(l) ||
-        absl::StartsWith(l, "No IB devices found") ||
-        absl::StartsWith(l, "Failed to get IB devices list")) {
-      return true;
-    }
+    if (absl::StartsWith(l, "hca_id:") || HcasFound(l) || NoDevicesLine(l)) return true;
     // Only what ibv_devinfo prints on stderr when it has nothing to show.
     if (l == "Failed to open device" ||
         absl::StartsWith(l, "libibverbs: Warning: no userspace device-specific driver found")) {

@@ -43,6 +43,8 @@
 #ifndef RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 #define RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "facts/device_view.h"
@@ -52,8 +54,15 @@ namespace rdmacheck {
 absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text,
                                            absl::string_view filename);
 
-// True when the first line that is neither blank nor a "#" comment starts
-// with "hca_id:" — how ReadProfileFile tells the two formats apart.
+// One line as users paste it, made plain: the CR, mail quoting ("> ",
+// ">> "), a diff's "+" marker, markdown bold and the indentation dropped
+// (devinfo.c's tabs, ibstat's and ip's indentation carry no meaning their
+// keys do not). Shared by every paste reader (facts/paste_import.h).
+std::string PastedLine(absl::string_view line);
+
+// True when the text looks like ibv_devinfo output as pasted: an hca_id:
+// line, `-l`'s "N HCAs found:", its no-device and stderr lines, or three of
+// devinfo.c's own keys — how ReadProfileFile tells the formats apart.
 bool LooksLikeIbvDevinfo(absl::string_view text);
 
 }  // namespace rdmacheck

@@ -1,10 +1,9 @@
 #include "facts/paste_import.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <climits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,7 +15,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "facts/devinfo_import.h"
+#include "facts/gid_table.h"
 #include "facts/profile.h"
+#include "facts/rdma_types.h"
 #include "nlohmann/json.hpp"
 #include "util/input_file.h"
 #include "util/numbers.h"
@@ -24,17 +25,9 @@
 namespace rdmacheck {
 namespace {
 
-// The lines as pasted, with the marks a mail client or a diff adds in front
-// ("> ", "+\t") taken off.
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
-  for (absl::string_view l : absl::StrSplit(text, '\n')) {
-    absl::ConsumeSuffix(&l, "\r");
-    while (absl::ConsumePrefix(&l, ">")) {
-    }
-    if (l.size() > 1 && l[0] == '+' && (l[1] == '\t' || l[1] == ' ')) l.remove_prefix(1);
-    out.emplace_back(l);
-  }
+  for (absl::string_view l : absl::StrSplit(text, '\n')) out.push_back(PastedLine(l));
   return out;
 }
 
@@ -54,11 +47,18 @@ std::string FirstLine(absl::string_view text, int* line_no) {
   return "";
 }
 
-// The element of `v` whose `key` member is `value`, added when there is none.
+// The element of `v` whose `key` member is `value`, or null.
+template <typename T, typename K>
+T* FindBy(std::vector<T>& v, K T::*key, const K& value) {
+  for (T& x : v)
+    if (x.*key == value) return &x;
+  return nullptr;
+}
+
+// The same, added when there is none.
 template <typename T, typename K>
 T& FindOrAdd(std::vector<T>& v, K T::*key, const K& value) {
-  for (T& x : v)
-    if (x.*key == value) return x;
+  if (T* found = FindBy(v, key, value)) return *found;
   T x;
   x.*key = value;
   v.push_back(std::move(x));
@@ -97,31 +97,33 @@ std::string PortFact(const DeviceInfo& d, const PortInfo& p, absl::string_view w
   return absl::StrCat(d.name, " port ", p.port_num, " ", what);
 }
 
-// ibstat's "Active", "Down", "Initializing", "Armed" -> the view's spelling.
+// ibstat's "Active", "Down", "Initializing", "Armed" -> the view's spelling
+// (rdma_types' port state names).
 std::optional<std::string> StateWord(absl::string_view w) {
   std::string u = absl::AsciiStrToUpper(Trim(w));
-  if (u == "ACTIVE" || u == "DOWN" || u == "ARMED" || u == "INIT") return u;
-  if (u == "INITIALIZING") return "INIT";
-  if (u == "ACTIVE_DEFER") return u;
-  return std::nullopt;
+  if (u == "INITIALIZING") u = "INIT";
+  if (!PortStateCode(u)) return std::nullopt;
+  return u;
 }
 
-// "LinkUp", "LINK_UP", "5: LinkUp", "Polling" -> the sysfs spelling.
+// "LinkUp", "LINK_UP", "5: LinkUp", "Phy Test" -> the sysfs spelling
+// (rdma_types' physical state names), compared without case, '_' or ' '.
 std::optional<std::string> PhysWord(absl::string_view w) {
   w = Trim(w);
   size_t colon = w.find(": ");
   if (colon != absl::string_view::npos) w = w.substr(colon + 2);
-  std::string key;
-  for (char c : w)
-    if (c != '_') key.push_back(absl::ascii_tolower(c));
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"sleep", "Sleep"},     {"polling", "Polling"},
-      {"disabled", "Disabled"}, {"portconfigurationtraining", "PortConfigurationTraining"},
-      {"linkup", "LinkUp"},   {"linkerrorrecovery", "LinkErrorRecovery"},
-      {"phytest", "Phy Test"}};
-  for (const auto& [k, v] : kNames)
-    if (key == k) return std::string(v);
-  return std::nullopt;
+  auto key = [](absl::string_view s) {
+    std::string k;
+    for (char c : s)
+      if (c != '_' && c != ' ') k.push_back(absl::ascii_tolower(c));
+    return k;
+  };
+  const std::string want = key(w);
+  for (uint64_t code = 1;; ++code) {
+    std::optional<std::string> name = PhysStateName(code);
+    if (!name) return std::nullopt;
+    if (key(*name) == want) return name;
+  }
 }
 
 // "0x0002c90300fe1234" (ibstat) -> "0002:c903:00fe:1234" (ibv_devinfo, sysfs).
@@ -131,15 +133,6 @@ std::string GuidText(absl::string_view g) {
   if (g.size() != 16) return std::string(g);
   return absl::StrCat(g.substr(0, 4), ":", g.substr(4, 4), ":", g.substr(8, 4), ":",
                       g.substr(12, 4));
-}
-
-std::optional<std::string> CanonicalGid(absl::string_view text) {
-  in6_addr a;
-  std::string s(Trim(text));
-  if (inet_pton(AF_INET6, s.c_str(), &a) != 1) return std::nullopt;
-  char buf[INET6_ADDRSTRLEN];
-  inet_ntop(AF_INET6, &a, buf, sizeof buf);
-  return std::string(buf);
 }
 
 std::optional<int> Int(absl::string_view v) {
@@ -272,7 +265,7 @@ void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
     // DEV PORT INDEX GID [IPv4] VER [NETDEV]
     if (f.size() < 5 || f[0] == "DEV" || absl::StartsWith(f[0], "---")) continue;
     std::optional<int> port = Int(f[1]), index = Int(f[2]);
-    std::optional<std::string> gid = CanonicalGid(f[3]);
+    std::optional<std::string> gid = GidText(f[3]);  // none for an all-zero entry
     if (!port || !index || !gid) continue;
     size_t v = 4;
     if (f[v].find('.') != absl::string_view::npos) ++v;  // the IPv4 column
@@ -578,92 +571,106 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
 
 namespace {
 
-// Sets `into` from `from` when unset; when both are set and differ, warns
-// and keeps `into` (the earlier paste).
-template <typename T>
-void Take(const std::optional<T>& from, std::optional<T>& into, const std::string& fact,
-          const DeviceView& src, DeviceView& dst) {
-  if (!from) return;
-  if (!into) {
-    into = from;
-    auto it = src.fact_sources.find(fact);
-    if (it != src.fact_sources.end()) dst.fact_sources.emplace(fact, it->second);
-    return;
+// Merges one view into another, fact by fact: a fact `into` lacks is taken
+// with its source; one it has is kept with its own source, and a different
+// value in `from` is a warning naming both places.
+class Merger {
+ public:
+  Merger(const DeviceView& from, DeviceView& into) : from_(from), into_(into) {}
+
+  template <typename T>
+  void Take(const std::optional<T>& from, std::optional<T>& into, const std::string& fact) {
+    if (!from) return;
+    if (!into) {
+      into = from;
+      return;
+    }
+    kept_.insert(fact);
+    if (*into != *from) Disagree(fact, absl::StrCat(*from), absl::StrCat(*into));
   }
-  if (*into == *from) return;
-  auto where = [&](const DeviceView& v) {
+
+  void Disagree(const std::string& fact, absl::string_view from_value,
+                absl::string_view into_value) {
+    into_.warnings.push_back(absl::StrCat(Where(from_, fact), ": ", fact, " ", from_value,
+                                          " disagrees with ", Where(into_, fact), ": ",
+                                          into_value, " (the earlier one is kept)"));
+  }
+
+  // The sources of the facts taken from `from` (not of those `into` kept).
+  void TakeSources() {
+    for (const auto& [fact, where] : from_.fact_sources) {
+      if (!kept_.count(fact)) into_.fact_sources.emplace(fact, where);
+    }
+  }
+
+ private:
+  static std::string Where(const DeviceView& v, const std::string& fact) {
     auto it = v.fact_sources.find(fact);
     return it != v.fact_sources.end() ? it->second : v.source;
-  };
-  dst.warnings.push_back(absl::StrCat(where(src), ": ", fact, " ", absl::StrCat(*from),
-                                      " disagrees with ", where(dst), ": ", absl::StrCat(*into),
-                                      " (the earlier one is kept)"));
-}
+  }
+
+  const DeviceView& from_;
+  DeviceView& into_;
+  std::set<std::string> kept_;
+};
 
 }  // namespace
 
 void MergeView(const DeviceView& from, DeviceView& into) {
   for (const std::string& p : from.provenance) into.provenance.push_back(p);
   for (const std::string& w : from.warnings) into.warnings.push_back(w);
-  for (const auto& [fact, where] : from.fact_sources) into.fact_sources.emplace(fact, where);
+  Merger m(from, into);
   const HostInfo& fh = from.host;
   HostInfo& ih = into.host;
-  Take(fh.memlock_soft, ih.memlock_soft, "host memlock_soft", from, into);
-  Take(fh.memlock_hard, ih.memlock_hard, "host memlock_hard", from, into);
-  Take(fh.devices_not_opened, ih.devices_not_opened, "host devices_not_opened", from, into);
-  Take(fh.devices_without_provider, ih.devices_without_provider, "host devices_without_provider",
-       from, into);
-  Take(fh.hostname, ih.hostname, "host hostname", from, into);
-  Take(fh.kernel, ih.kernel, "host kernel", from, into);
+  m.Take(fh.memlock_soft, ih.memlock_soft, "host memlock_soft");
+  m.Take(fh.memlock_hard, ih.memlock_hard, "host memlock_hard");
+  m.Take(fh.devices_not_opened, ih.devices_not_opened, "host devices_not_opened");
+  m.Take(fh.devices_without_provider, ih.devices_without_provider, "host devices_without_provider");
+  m.Take(fh.hostname, ih.hostname, "host hostname");
+  m.Take(fh.kernel, ih.kernel, "host kernel");
   for (const DeviceInfo& fd : from.devices) {
-    DeviceInfo* d = nullptr;
-    for (DeviceInfo& x : into.devices)
-      if (x.name == fd.name) d = &x;
+    DeviceInfo* d = FindBy(into.devices, &DeviceInfo::name, fd.name);
     if (d == nullptr) {
       into.devices.push_back(fd);
       continue;
     }
-    Take(fd.driver, d->driver, d->name + " driver", from, into);
-    Take(fd.transport, d->transport, d->name + " transport", from, into);
-    Take(fd.fw_ver, d->fw_ver, d->name + " fw_ver", from, into);
-    Take(fd.hw_ver, d->hw_ver, d->name + " hw_ver", from, into);
-    Take(fd.node_guid, d->node_guid, d->name + " node_guid", from, into);
-    Take(fd.sys_image_guid, d->sys_image_guid, d->name + " sys_image_guid", from, into);
-    Take(fd.board_id, d->board_id, d->name + " board_id", from, into);
-    Take(fd.vendor_id, d->vendor_id, d->name + " vendor_id", from, into);
-    Take(fd.vendor_part_id, d->vendor_part_id, d->name + " vendor_part_id", from, into);
-    Take(fd.netdev, d->netdev, d->name + " netdev", from, into);
+    m.Take(fd.driver, d->driver, d->name + " driver");
+    m.Take(fd.transport, d->transport, d->name + " transport");
+    m.Take(fd.fw_ver, d->fw_ver, d->name + " fw_ver");
+    m.Take(fd.hw_ver, d->hw_ver, d->name + " hw_ver");
+    m.Take(fd.node_guid, d->node_guid, d->name + " node_guid");
+    m.Take(fd.sys_image_guid, d->sys_image_guid, d->name + " sys_image_guid");
+    m.Take(fd.board_id, d->board_id, d->name + " board_id");
+    m.Take(fd.vendor_id, d->vendor_id, d->name + " vendor_id");
+    m.Take(fd.vendor_part_id, d->vendor_part_id, d->name + " vendor_part_id");
+    m.Take(fd.netdev, d->netdev, d->name + " netdev");
     for (const auto& [k, v] : fd.attrs) d->attrs.emplace(k, v);
     for (const PortInfo& fp : fd.ports) {
-      PortInfo* p = nullptr;
-      for (PortInfo& x : d->ports)
-        if (x.port_num == fp.port_num) p = &x;
+      PortInfo* p = FindBy(d->ports, &PortInfo::port_num, fp.port_num);
       if (p == nullptr) {
         d->ports.push_back(fp);
         continue;
       }
       const std::string pre = absl::StrCat(d->name, " port ", p->port_num, " ");
-      Take(fp.state, p->state, pre + "state", from, into);
-      Take(fp.phys_state, p->phys_state, pre + "phys_state", from, into);
-      Take(fp.link_layer, p->link_layer, pre + "link_layer", from, into);
-      Take(fp.active_mtu, p->active_mtu, pre + "active_mtu", from, into);
-      Take(fp.max_mtu, p->max_mtu, pre + "max_mtu", from, into);
-      Take(fp.rate, p->rate, pre + "rate", from, into);
-      Take(fp.lid, p->lid, pre + "lid", from, into);
-      Take(fp.sm_lid, p->sm_lid, pre + "sm_lid", from, into);
-      Take(fp.gid_tbl_len, p->gid_tbl_len, pre + "gid_tbl_len", from, into);
+      m.Take(fp.state, p->state, pre + "state");
+      m.Take(fp.phys_state, p->phys_state, pre + "phys_state");
+      m.Take(fp.link_layer, p->link_layer, pre + "link_layer");
+      m.Take(fp.active_mtu, p->active_mtu, pre + "active_mtu");
+      m.Take(fp.max_mtu, p->max_mtu, pre + "max_mtu");
+      m.Take(fp.rate, p->rate, pre + "rate");
+      m.Take(fp.lid, p->lid, pre + "lid");
+      m.Take(fp.sm_lid, p->sm_lid, pre + "sm_lid");
+      m.Take(fp.gid_tbl_len, p->gid_tbl_len, pre + "gid_tbl_len");
       for (const GidEntry& g : fp.gids) {
-        GidEntry* have = nullptr;
-        for (GidEntry& x : p->gids)
-          if (x.index == g.index) have = &x;
+        GidEntry* have = FindBy(p->gids, &GidEntry::index, g.index);
         if (have == nullptr) {
           p->gids.push_back(g);
           continue;
         }
         // show_gids knows the netdev ibv_devinfo does not print.
         if (have->netdev.empty()) have->netdev = g.netdev;
-        std::optional<std::string> a = have->gid, b = g.gid;
-        Take(b, a, pre + absl::StrCat("gid ", g.index), from, into);
+        std::optional<std::string> gid = have->gid;
+        m.Take(std::optional<std::string>(g.gid), gid, pre + absl::StrCat("gid ", g.index));
       }
       std::sort(p->gids.begin(), p->gids.end(),
                 [](const GidEntry& x, const GidEntry& y) { return x.index < y.index; });
@@ -671,21 +678,20 @@ void MergeView(const DeviceView& from, DeviceView& into) {
     }
   }
   for (const NetdevInfo& fn : from.netdevs) {
-    NetdevInfo* n = nullptr;
-    for (NetdevInfo& x : into.netdevs)
-      if (x.name == fn.name) n = &x;
+    NetdevInfo* n = FindBy(into.netdevs, &NetdevInfo::name, fn.name);
     if (n == nullptr) {
       into.netdevs.push_back(fn);
       continue;
     }
-    Take(fn.mtu, n->mtu, "netdev " + n->name + " mtu", from, into);
-    Take(fn.operstate, n->operstate, "netdev " + n->name + " operstate", from, into);
-    Take(fn.ifindex, n->ifindex, "netdev " + n->name + " ifindex", from, into);
+    m.Take(fn.mtu, n->mtu, "netdev " + n->name + " mtu");
+    m.Take(fn.operstate, n->operstate, "netdev " + n->name + " operstate");
+    m.Take(fn.ifindex, n->ifindex, "netdev " + n->name + " ifindex");
     if (!n->addrs_known && fn.addrs_known) {
       n->addrs = fn.addrs;
       n->addrs_known = true;
     }
   }
+  m.TakeSources();
 }
 
 absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
@@ -697,6 +703,9 @@ absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
     if (!text.ok()) return text.status();
     absl::StatusOr<DeviceView> v = ParsePaste(*text, path);
     if (!v.ok()) return v.status();
+    // A kept fact without a line of its own (ibv_devinfo's) is named by
+    // the pastes it can have come from.
+    out.source = absl::StrJoin(sources, " ");
     sources.push_back(v->source);
     MergeView(*v, out);
   }

@@ -208,6 +208,8 @@ TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {
   EXPECT_EQ(v.fact_sources["mlx5_0 port 1 phys_state"], b + ":5");
   EXPECT_THAT(v.warnings, Contains(HasSubstr(b + ":4: mlx5_0 port 1 state DOWN disagrees with ")));
   EXPECT_THAT(v.warnings, Contains(HasSubstr(": ACTIVE (the earlier one is kept)")));
+  // The kept value is named by the paste it came from, not the later one.
+  EXPECT_THAT(v.warnings, Contains(HasSubstr("disagrees with ibv_devinfo:" + a + ": ACTIVE")));
   // A file of none of the formats: which were tried, and its first line.
   const std::string junk = dir + "/notes.txt";
   std::ofstream(junk) << "\nthe node is slow since Tuesday\n";
