@@ -47,7 +47,7 @@ absl::Status ToRtr(const QueuePair& qp, const RcPath& p) {
   a.path_mtu = p.path_mtu;
   a.dest_qp_num = p.dest_qpn;
   a.rq_psn = p.rq_psn;
-  a.max_dest_rd_atomic = 1;
+  a.max_dest_rd_atomic = static_cast<uint8_t>(p.rd_atomic);
   a.min_rnr_timer = 12;  // 0.64 ms
   a.ah_attr.is_global = 1;
   a.ah_attr.port_num = static_cast<uint8_t>(p.port);
@@ -68,7 +68,7 @@ absl::Status ToRts(const QueuePair& qp, const RcPath& p) {
   a.retry_cnt = static_cast<uint8_t>(p.retry_cnt);
   a.rnr_retry = static_cast<uint8_t>(p.rnr_retry);
   a.sq_psn = p.sq_psn;
-  a.max_rd_atomic = 1;
+  a.max_rd_atomic = static_cast<uint8_t>(p.rd_atomic);
   int rc = ibv_modify_qp(qp.get(), &a,
                          IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
                              IBV_QP_MAX_QP_RD_ATOMIC);

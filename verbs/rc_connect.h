@@ -44,6 +44,9 @@ struct RcPath {
   int retry_cnt = 6;
   int rnr_retry = 3;
   int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  // RDMA READs in flight: issued by this end (RTS) and accepted from the far
+  // end (RTR). The probes send none; the READ bandwidth run needs many.
+  int rd_atomic = 1;
   RcCallNaming naming = RcCallNaming::kArguments;
 };
 
@@ -54,9 +57,9 @@ std::string RcModifyCall(const RcPath& p, uint32_t qp_num, ibv_qp_state to);
 // RESET -> INIT: port, pkey index 0, access flags.
 absl::Status ToInit(const QueuePair& qp, const RcPath& p);
 // INIT -> RTR: path MTU, dest QPN, rq_psn, GRH to dgid from sgid_index (hop
-// limit 64), one outstanding RDMA read, min RNR timer 0.64 ms.
+// limit 64), rd_atomic reads accepted, min RNR timer 0.64 ms.
 absl::Status ToRtr(const QueuePair& qp, const RcPath& p);
-// RTR -> RTS: timeout, retry_cnt, rnr_retry, sq_psn, one RDMA read.
+// RTR -> RTS: timeout, retry_cnt, rnr_retry, sq_psn, rd_atomic reads issued.
 absl::Status ToRts(const QueuePair& qp, const RcPath& p);
 // ToInit, ToRtr, ToRts; the first failure.
 absl::Status ConnectRc(const QueuePair& qp, const RcPath& p);
