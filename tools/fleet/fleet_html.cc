@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "checks/run_report.h"
 #include "tools/fleet/fleet_output.h"
+#include "util/html_escape.h"
 
 namespace rdmacheck {
 namespace {
@@ -26,21 +27,7 @@ svg{display:block;margin:.4em 0 1.4em}svg .bar{fill:#6e8fcf}svg .bar.odd{fill:#d
 svg text{font:11px system-ui,sans-serif;fill:#333}svg line{stroke:#888})";
 
 // Every text of the page comes from the nodes' files.
-std::string Esc(absl::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string Esc(absl::string_view s) { return HtmlEscape(s); }
 
 std::string Cell(absl::string_view text, absl::string_view cls = "") {
   return absl::StrCat("<td", cls.empty() ? "" : absl::StrCat(" class=\"", cls, "\""), ">", Esc(text), "</td>");
