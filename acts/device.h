@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "facts/rdma_types.h"
+#include "acts/bench_types.h"
 #include "acts/cq_overrun_types.h"
 #include "acts/probe_types.h"
 #include "acts/qp_memory_types.h"
@@ -60,6 +61,11 @@ class Device {
   // device (acts/probe/cq_overrun.h). Live only.
   virtual absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) {
     return absl::UnimplementedError("CQ overrun probe needs a live device");
+  }
+  // A bandwidth or latency run between this device and req.ends.peer_device
+  // (acts/bench/bench_session.h). Live only.
+  virtual absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) {
+    return absl::UnimplementedError("bandwidth and latency runs need a live device");
   }
   // Creates req.count QPs of a class and measures the process's memory
   // before and after (acts/probe/qp_memory.h). Live only.

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "acts/bench/bench_session.h"
 #include "acts/probe/cq_overrun.h"
 #include "acts/probe/probe.h"
 #include "acts/probe/qp_memory.h"
@@ -147,6 +148,12 @@ absl::StatusOr<ProbeResult> LiveDevice::RunTrafficProbe(const ProbeRequest& req)
   ProbeRequest r = req;
   r.device = ctx_.name();
   return rdmacheck::RunTrafficProbe(r);
+}
+
+absl::StatusOr<BenchResult> LiveDevice::RunBench(const BenchEnds& ends, const BenchSettings& s) {
+  BenchEnds e = ends;
+  e.device = ctx_.name();
+  return rdmacheck::RunBench(e, s);
 }
 
 absl::StatusOr<CqOverrunResult> LiveDevice::RunCqOverrunProbe(const CqOverrunRequest& req) {

@@ -46,6 +46,8 @@ class LiveDevice : public Device {
   absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override;
   // acts/probe/cq_overrun.h's RunCqOverrunProbe on this device.
   absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override;
+  // acts/bench/bench_session.h's RunBench with ends.device set to this device.
+  absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) override;
   // acts/probe/qp_memory.h's MeasureQpMemory on this device.
   absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override;
 

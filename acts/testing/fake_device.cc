@@ -30,6 +30,9 @@ class ForwardingDevice : public Device {
   absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override {
     return fake_->MeasureQpMemory(req);
   }
+  absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) override {
+    return fake_->RunBench(ends, s);
+  }
 
  private:
   FakeDevice* fake_;
@@ -73,6 +76,12 @@ absl::StatusOr<ProbeResult> FakeDevice::RunTrafficProbe(const ProbeRequest& req)
   if (auto a = traffic_probe.Answer(req)) return *std::move(a);
   if (fallback_) return fallback_->RunTrafficProbe(req);
   return Device::RunTrafficProbe(req);
+}
+
+absl::StatusOr<BenchResult> FakeDevice::RunBench(const BenchEnds& ends, const BenchSettings& s) {
+  if (auto a = bench.Answer({ends, s})) return *std::move(a);
+  if (fallback_) return fallback_->RunBench(ends, s);
+  return Device::RunBench(ends, s);
 }
 
 absl::StatusOr<CqOverrunResult> FakeDevice::RunCqOverrunProbe(const CqOverrunRequest& req) {

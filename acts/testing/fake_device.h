@@ -69,6 +69,12 @@ class FakeAnswers {
   std::vector<Request> requests_;
 };
 
+// A RunBench call: the ends and the settings.
+struct BenchCall {
+  BenchEnds ends;
+  BenchSettings settings;
+};
+
 // A QpMemory call: the request and the caps granted for it.
 struct QpMemoryQuery {
   QpRequest request;
@@ -103,6 +109,7 @@ class FakeDevice : public Device {
   FakeAnswers<absl::StatusOr<ProbeResult>, ProbeRequest> traffic_probe;
   FakeAnswers<absl::StatusOr<CqOverrunResult>, CqOverrunRequest> cq_overrun_probe;
   FakeAnswers<absl::StatusOr<QpMemoryMeasurement>, QpMemoryRequest> measure_qp_memory;
+  FakeAnswers<absl::StatusOr<BenchResult>, BenchCall> bench;
 
   std::string Describe() const override { return description_; }
   absl::StatusOr<QpCaps> CreateQp(const QpRequest& req) override;
@@ -112,6 +119,7 @@ class FakeDevice : public Device {
   absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override;
   absl::StatusOr<CqOverrunResult> RunCqOverrunProbe(const CqOverrunRequest& req) override;
   absl::StatusOr<QpMemoryMeasurement> MeasureQpMemory(const QpMemoryRequest& req) override;
+  absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) override;
 
  private:
   std::string description_;

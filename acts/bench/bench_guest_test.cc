@@ -1,0 +1,132 @@
+// Needs rxe0 and rxe1 (tag "guest": the Soft-RoCE guest, rxe0 on veth va,
+// rxe1 on vb). Without them it SKIPs, unless RDMACHECK_GUEST=1 (set by
+// ci/guest/guest-main.sh) makes that a failure.
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "acts/bench/bench_session.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::testing::HasSubstr;
+
+bool HaveDevice(const char* name) {
+  return std::ifstream(std::string("/sys/class/infiniband/") + name + "/ports/1/state").good();
+}
+
+class BenchGuestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveDevice("rxe0") || !HaveDevice("rxe1")) {
+      const char* g = std::getenv("RDMACHECK_GUEST");
+      if (g != nullptr && std::strcmp(g, "1") == 0) FAIL() << "RDMACHECK_GUEST=1 but rxe0/rxe1 are missing";
+      GTEST_SKIP() << "needs rxe0 and rxe1 (the Soft-RoCE guest)";
+    }
+  }
+  BenchEnds Pair() const {
+    BenchEnds e;
+    e.device = "rxe0";
+    e.peer_device = "rxe1";
+    return e;
+  }
+};
+
+TEST_F(BenchGuestTest, WriteBandwidthBetweenTwoDevices) {
+  BenchSettings s;
+  s.iters = 400;
+  ASSERT_OK_AND_ASSIGN(BenchResult r, RunBench(Pair(), s));
+  EXPECT_EQ(r.end, BenchEnd::kOk) << r.failure;
+  EXPECT_FALSE(r.loopback);
+  EXPECT_EQ(r.messages, 400u);
+  EXPECT_EQ(r.bytes, 400u * 65536);
+  EXPECT_GT(r.bw_avg_gbps, 0.01);
+  EXPECT_GE(r.bw_peak_gbps, r.bw_avg_gbps);
+  EXPECT_EQ(r.settings.mtu, 4096);
+  EXPECT_EQ(r.settings.cq_mod, 1);  // 64 KiB messages: perftest's moderation off
+  EXPECT_TRUE(r.counters_known);
+  // 64 KiB at 4096-byte MTU: 16 packets per message at least.
+  EXPECT_GE(CounterDelta(r.counters_before, r.counters_after)["sent_pkts"], 400u * 16);
+  EXPECT_EQ(r.qp_state, "RTS");
+}
+
+TEST_F(BenchGuestTest, EveryOpPostListAndModerationOnOneSession) {
+  for (BenchOp op : {BenchOp::kWrite, BenchOp::kSend, BenchOp::kRead}) {
+    BenchSettings s;
+    s.op = op;
+    s.size = 4096;
+    s.qps = 2;
+    s.iters = 300;
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<BenchSession> session, BenchSession::Open(Pair(), ShapeFor(s)));
+    for (int list : {1, 8}) {
+      for (int mod : {1, 16}) {
+        s.post_list = list;
+        s.cq_mod = mod;
+        ASSERT_TRUE(session->Fits(s));
+        ASSERT_OK_AND_ASSIGN(BenchResult r, session->Run(s));
+        EXPECT_EQ(r.end, BenchEnd::kOk) << BenchOpName(op) << " -l " << list << " --cq-mod " << mod << ": " << r.failure;
+        EXPECT_EQ(r.messages, 600u) << BenchOpName(op);  // 300 per QP
+      }
+    }
+    s.qps = 1;  // fewer QPs reuse the session
+    EXPECT_TRUE(session->Fits(s));
+    s.qps = 4;
+    EXPECT_FALSE(session->Fits(s));
+  }
+}
+
+TEST_F(BenchGuestTest, DurationRunStopsWhenStable) {
+  BenchSettings s;
+  s.stop = StopRule{.slice_s = 0.2, .min_s = 0.6, .max_s = 2.0, .spread = 0.5, .slices = 3};
+  ASSERT_OK_AND_ASSIGN(BenchResult r, RunBench(Pair(), s));
+  EXPECT_EQ(r.end, BenchEnd::kOk) << r.failure;
+  EXPECT_GE(r.seconds, 0.55);
+  EXPECT_LE(r.seconds, 2.0 + 2.0);
+  EXPECT_GE(r.slice_gbps.size(), 3u);
+  EXPECT_GT(r.messages, 0u);
+}
+
+TEST_F(BenchGuestTest, WriteLatencyPingPong) {
+  BenchSettings s;
+  s.mode = BenchMode::kLatency;
+  s.size = 2;
+  s.iters = 200;
+  ASSERT_OK_AND_ASSIGN(BenchResult r, RunBench(Pair(), s));
+  EXPECT_EQ(r.end, BenchEnd::kOk) << r.failure;
+  EXPECT_EQ(r.lat.samples, 200u);
+  EXPECT_GT(r.lat.min_us, 0);
+  EXPECT_LE(r.lat.min_us, r.lat.median_us);
+  EXPECT_LE(r.lat.median_us, r.lat.p99_us);
+  EXPECT_LE(r.lat.p99_us, r.lat.max_us);
+  EXPECT_GT(*r.settings.inline_size, 0u);  // perftest's inline default, as granted
+}
+
+TEST_F(BenchGuestTest, LoopbackOnOneDevice) {
+  BenchEnds e = Pair();
+  e.peer_device = "";
+  BenchSettings s;
+  s.iters = 200;
+  ASSERT_OK_AND_ASSIGN(BenchResult r, RunBench(e, s));
+  EXPECT_TRUE(r.loopback);
+  EXPECT_EQ(r.end, BenchEnd::kOk) << r.failure;
+  EXPECT_EQ(r.messages, 200u);
+}
+
+TEST_F(BenchGuestTest, MtuAboveTheActiveOneIsRefused) {
+  BenchSettings s;
+  s.mtu = 8192;
+  absl::StatusOr<BenchResult> r = RunBench(Pair(), s);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  s.mtu = 1024;
+  s.iters = 50;
+  ASSERT_OK_AND_ASSIGN(BenchResult ok, RunBench(Pair(), s));
+  EXPECT_EQ(ok.settings.mtu, 1024);
+  EXPECT_EQ(ok.end, BenchEnd::kOk) << ok.failure;
+}
+
+}  // namespace
+}  // namespace rdmacheck

@@ -1,0 +1,665 @@
+#include "acts/bench/bench_session.h"
+
+#include <infiniband/verbs.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "acts/bench/bench_math.h"
+#include "acts/probe/probe_steps.h"
+#include "acts/probe/probe_util.h"
+#include "facts/gid_table.h"
+#include "util/clock.h"
+#include "util/status_macros.h"
+#include "util/stop_flag.h"
+#include "verbs/errors.h"
+#include "verbs/qp_state.h"
+#include "verbs/rc_connect.h"
+
+namespace rdmacheck {
+
+bool SessionShape::operator==(const SessionShape& o) const {
+  return mode == o.mode && op == o.op && qps == o.qps && max_size == o.max_size && tx_depth == o.tx_depth &&
+         inline_size == o.inline_size && mtu == o.mtu;
+}
+
+SessionShape ShapeFor(const BenchSettings& s) {
+  SessionShape sh;
+  sh.mode = s.mode;
+  sh.op = s.op;
+  sh.qps = s.mode == BenchMode::kLatency ? 1 : std::max(1, s.qps);
+  sh.max_size = std::max<uint32_t>(1, s.size);
+  sh.tx_depth = std::max(1, s.tx_depth);
+  sh.inline_size = EffectiveInline(s);
+  sh.mtu = s.mtu;
+  return sh;
+}
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+uint64_t RegionBytes(const SessionShape& sh) {
+  // Latency: a target half and a source half (RunLatency).
+  uint64_t b = static_cast<uint64_t>(sh.qps) * sh.max_size * (sh.mode == BenchMode::kLatency ? 2 : 1);
+  return std::max<uint64_t>(kPage, (b + kPage - 1) / kPage * kPage);
+}
+
+// Receives kept posted per QP for SEND runs.
+int RxDepth(const SessionShape& sh) { return std::max(2 * sh.tx_depth, 64); }
+
+}  // namespace
+
+uint64_t RegisteredBytes(const SessionShape& shape) { return 2 * RegionBytes(shape); }
+
+absl::Status CheckMemlock(uint64_t bytes, std::optional<uint64_t> limit) {
+  if (!limit || bytes <= *limit) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the run registers ", bytes, " bytes but RLIMIT_MEMLOCK is ", *limit,
+      " bytes (ulimit -l ", *limit / 1024, "): use smaller -s or -q, or raise the limit (ulimit -l unlimited, "
+      "or LimitMEMLOCK=infinity in the service's unit)"));
+}
+
+namespace {
+
+std::optional<uint64_t> MemlockLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  return static_cast<uint64_t>(rl.rlim_cur);
+}
+
+// One end: the probe's open end (context, port, GID, PD), a CQ and a QP per
+// QP of the shape, and one registered region sliced per QP. Destroyed QPs ->
+// region -> CQs -> PD -> context.
+struct Side {
+  ProbeEnd base;
+  std::vector<verbs::CompletionQueue> cqs;
+  std::optional<Region> region;
+  std::vector<verbs::QueuePair> qps;
+};
+
+// Pins the calling thread to `cpus` for its lifetime, then restores the mask
+// it had: only rdmacheck's own thread moves, the host is not changed.
+class ThreadPin {
+ public:
+  explicit ThreadPin(const std::vector<int>& cpus, std::vector<std::string>* notes) {
+    if (cpus.empty()) return;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(old_), &old_) != 0) return;
+    cpu_set_t want;
+    CPU_ZERO(&want);
+    for (int c : cpus)
+      if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &want);
+    if (int rc = pthread_setaffinity_np(pthread_self(), sizeof(want), &want); rc != 0) {
+      notes->push_back(absl::StrCat("--pin ", absl::StrJoin(cpus, ","), " not applied: ", verbs::ErrnoText(rc)));
+      return;
+    }
+    pinned_ = true;
+  }
+  ~ThreadPin() {
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof(old_), &old_);
+  }
+  ThreadPin(const ThreadPin&) = delete;
+  ThreadPin& operator=(const ThreadPin&) = delete;
+
+ private:
+  cpu_set_t old_{};
+  bool pinned_ = false;
+};
+
+}  // namespace
+
+struct BenchSession::State {
+  BenchEnds ends;
+  SessionShape shape;
+  Side a, b;
+  bool loopback = false;
+  int active_mtu = 0;
+  int path_mtu = 0;
+  double setup_seconds = 0;
+  std::vector<int> recv_posted;  // receives outstanding per QP of b (SEND runs)
+  bool broken = false;  // a run left the QPs in error or with WRs in flight
+  std::string broken_why;
+};
+
+BenchSession::BenchSession(std::unique_ptr<State> st) : st_(std::move(st)) {}
+BenchSession::~BenchSession() = default;
+const SessionShape& BenchSession::shape() const { return st_->shape; }
+int BenchSession::active_mtu() const { return st_->active_mtu; }
+
+namespace {
+
+absl::Status SetUpSide(Side* s, const SessionShape& sh, bool requester, int max_qp_wr) {
+  RDMACHECK_ASSIGN_OR_RETURN(verbs::ProtectionDomain pd, verbs::ProtectionDomain::Alloc(*s->base.ctx));
+  s->base.pd.emplace(std::move(pd));
+  const bool recv = !requester && sh.op == BenchOp::kSend && sh.mode == BenchMode::kBandwidth;
+  const int send_wr = std::min(sh.tx_depth, max_qp_wr);
+  const int recv_wr = recv ? std::min(RxDepth(sh), max_qp_wr) : 1;
+  for (int i = 0; i < sh.qps; ++i) {
+    RDMACHECK_ASSIGN_OR_RETURN(verbs::CompletionQueue cq,
+                               verbs::CompletionQueue::Create(*s->base.ctx, send_wr + recv_wr + 1));
+    s->cqs.push_back(std::move(cq));
+  }
+  RDMACHECK_ASSIGN_OR_RETURN(
+      Region r, MakeRegion(*s->base.pd, RegionBytes(sh), false,
+                           IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ));
+  s->region.emplace(std::move(r));
+  for (int i = 0; i < sh.qps; ++i) {
+    ibv_qp_cap cap{};
+    cap.max_send_wr = static_cast<uint32_t>(send_wr);
+    cap.max_recv_wr = static_cast<uint32_t>(recv_wr);
+    cap.max_send_sge = 1;
+    cap.max_recv_sge = 1;
+    cap.max_inline_data = sh.inline_size;
+    RDMACHECK_ASSIGN_OR_RETURN(verbs::QueuePair qp,
+                               verbs::QueuePair::Create(*s->base.pd, s->cqs[i], s->cqs[i], IBV_QPT_RC, cap));
+    s->qps.push_back(std::move(qp));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ConnectSides(Side* from, const Side& to, ibv_mtu mtu, int rd_atomic) {
+  for (size_t i = 0; i < from->qps.size(); ++i) {
+    verbs::RcPath p;
+    p.dev = from->base.dev;
+    p.port = from->base.port;
+    p.path_mtu = mtu;
+    p.dest_qpn = to.qps[i].qp_num();
+    p.dgid = to.base.raw_gid;
+    p.dgid_text = to.base.gid.gid;
+    p.sgid_index = from->base.gid.index;
+    p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+    p.rd_atomic = rd_atomic;
+    RDMACHECK_RETURN_IF_ERROR(verbs::ConnectRc(from->qps[i], p));
+  }
+  return absl::OkStatus();
+}
+
+ibv_mtu MtuEnum(int bytes) {
+  switch (bytes) {
+    case 256: return IBV_MTU_256;
+    case 512: return IBV_MTU_512;
+    case 1024: return IBV_MTU_1024;
+    case 2048: return IBV_MTU_2048;
+    default: return IBV_MTU_4096;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds& ends, const SessionShape& shape) {
+  RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(shape), MemlockLimit()));
+  const double t0 = MonotonicSeconds();
+  auto st = std::make_unique<State>();
+  st->ends = ends;
+  st->shape = shape;
+  st->loopback = ends.peer_device.empty() || ends.peer_device == ends.device;
+  const std::string peer = st->loopback ? ends.device : ends.peer_device;
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(ends.sysfs_root, ends.device, ends.port, ends.gid_index, &st->a.base));
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(ends.sysfs_root, peer, st->loopback ? ends.port : ends.peer_port,
+                                         ends.peer_gid_index ? ends.peer_gid_index : ends.gid_index, &st->b.base));
+  const ibv_mtu active = std::min(st->a.base.port_attr.active_mtu, st->b.base.port_attr.active_mtu);
+  st->active_mtu = 128 << active;
+  MtuChoice mtu = ChooseBenchMtu(shape.mtu, st->active_mtu);
+  if (!mtu.error.empty()) return absl::InvalidArgumentError(mtu.error);
+  st->path_mtu = mtu.bytes;
+
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex da, st->a.base.ctx->QueryDeviceEx());
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex db, st->b.base.ctx->QueryDeviceEx());
+  const int max_wr = std::min(da.orig_attr.max_qp_wr, db.orig_attr.max_qp_wr);
+  // READs in flight: what both ends allow, as perftest asks for.
+  const int rd = std::max(1, std::min({da.orig_attr.max_qp_init_rd_atom, db.orig_attr.max_qp_rd_atom,
+                                       db.orig_attr.max_qp_init_rd_atom, da.orig_attr.max_qp_rd_atom, 16}));
+  RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->a, shape, true, max_wr));
+  RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->b, shape, false, max_wr));
+  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->a, st->b, MtuEnum(st->path_mtu), rd));
+  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, st->a, MtuEnum(st->path_mtu), rd));
+  st->setup_seconds = MonotonicSeconds() - t0;
+  return std::unique_ptr<BenchSession>(new BenchSession(std::move(st)));
+}
+
+bool BenchSession::Fits(const BenchSettings& s) const {
+  const SessionShape want = ShapeFor(s);
+  const SessionShape& have = st_->shape;
+  return !st_->broken && want.mode == have.mode && want.op == have.op && want.qps <= have.qps &&
+         want.max_size <= have.max_size && want.tx_depth <= have.tx_depth && want.inline_size <= have.inline_size &&
+         (want.mtu == 0 ? st_->path_mtu == st_->active_mtu : want.mtu == st_->path_mtu);
+}
+
+namespace {
+
+std::optional<Counters> Snap(const BenchEnds& e, const Side& s) { return SnapCounters(e.sysfs_root, s.base); }
+
+void Fail(BenchResult* r, BenchEnd end, std::string why) {
+  if (r->end != BenchEnd::kOk) return;
+  r->end = end;
+  r->failure = std::move(why);
+}
+
+void FailWc(BenchResult* r, const ibv_wc& wc, const std::string& dev) {
+  if (r->end != BenchEnd::kOk) return;
+  r->wc_status = wc.status;
+  r->wc_status_text = ibv_wc_status_str(wc.status);
+  r->vendor_err = wc.vendor_err;
+  Fail(r, BenchEnd::kWcError,
+       absl::StrCat("completion with status ", wc.status, " (", r->wc_status_text, ") on ", dev, ", vendor_err 0x",
+                    absl::Hex(wc.vendor_err)));
+}
+
+// The receives of a SEND run: each over the whole of QP i's slice of the
+// region, so a receive posted for one run still fits the largest message of
+// the next.
+int PostRecvs(const Side& b, int i, int n) {
+  const uint64_t slice = b.region->buf.size() / b.qps.size();
+  for (int k = 0; k < n; ++k) {
+    ibv_sge sge{reinterpret_cast<uintptr_t>(b.region->buf.data()) + static_cast<uint64_t>(i) * slice,
+                static_cast<uint32_t>(slice), b.region->mr.lkey()};
+    ibv_recv_wr wr{};
+    wr.wr_id = static_cast<uint64_t>(i);
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr* bad = nullptr;
+    if (int rc = ibv_post_recv(b.qps[i].get(), &wr, &bad); rc != 0) return rc;
+  }
+  return 0;
+}
+
+// Every receive completion on b's QP i, each receive posted again at once,
+// so the receive queue stays full (a SEND finding none is an RNR NAK).
+void RefillRecvs(const Side& b, int i, BenchResult* r) {
+  ibv_wc wc[32];
+  for (int rgot = 32; rgot == 32 && r->end == BenchEnd::kOk;) {
+    rgot = ibv_poll_cq(b.cqs[i].get(), 32, wc);
+    for (int k = 0; k < rgot; ++k) {
+      if (wc[k].status != IBV_WC_SUCCESS) {
+        FailWc(r, wc[k], b.base.dev);
+        return;
+      }
+    }
+    if (rgot > 0) {
+      if (int rc = PostRecvs(b, i, rgot); rc != 0)
+        Fail(r, BenchEnd::kPostFailed, absl::StrCat("ibv_post_recv(dev=", b.base.dev, "): ", verbs::ErrnoText(rc)));
+    }
+  }
+}
+
+// recv_posted: the receives outstanding on each of b's QPs, kept across the
+// runs of a session (a SEND run leaves its receive queues full for the next).
+void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& s, const std::atomic<bool>& stop,
+                  std::vector<int>* recv_posted, BenchResult* r) {
+  const int q = std::max(1, s.qps);
+  const int l = std::max(1, s.post_list);
+  const int m = r->settings.cq_mod;
+  // The window is the depth asked (-t), as perftest's: rxe grants more
+  // (128 -> 255) and a deeper window would not be the same run.
+  const int depth = std::min(std::max(1, s.tx_depth), static_cast<int>(a.qps[0].granted().max_send_wr));
+  const bool duration = s.duration_s > 0 || s.stop.has_value();
+  const uint64_t iters = duration ? UINT64_MAX : std::max<uint64_t>(1, s.iters);
+  const bool inl = r->settings.inline_size && s.size <= *r->settings.inline_size;
+  const uint32_t size = s.size;
+  std::vector<uint64_t> posted(q, 0), done(q, 0), last_sig(q, 0);
+  const int rx = s.op == BenchOp::kSend ? static_cast<int>(b.qps[0].granted().max_recv_wr) : 0;
+  recv_posted->resize(b.qps.size(), 0);
+  for (int i = 0; i < q && rx > 0; ++i) {
+    const int more = rx - (*recv_posted)[i];
+    if (more <= 0) continue;
+    (*recv_posted)[i] = rx;
+    if (int rc = PostRecvs(b, i, more); rc != 0) {
+      Fail(r, BenchEnd::kPostFailed, std::string(verbs::VerbsError(absl::StrCat("ibv_post_recv(dev=", b.base.dev, ")"), rc).message()));
+      return;
+    }
+  }
+  std::vector<ibv_send_wr> wr(l);
+  std::vector<ibv_sge> sge(l);
+  ibv_wc wc[32];
+  const StopRule rule = s.stop.value_or(StopRule{});
+  const double run_s = s.duration_s > 0 ? s.duration_s : rule.max_s;
+  const double slice_s = s.stop ? rule.slice_s : (duration ? std::max(0.05, run_s / 20) : 0.05);
+
+  const double t0 = MonotonicSeconds();
+  double start_t = -1;      // the first post (or the end of the warm-up)
+  uint64_t start_done = 0;  // messages completed before start_t
+  double last_t = t0, progress_t = t0;
+  double slice_t = -1;
+  uint64_t slice_done = 0;
+  bool time_up = false, stable = false;
+  bool warming = duration && s.warmup_s > 0;
+  uint64_t total_done = 0;
+  while (true) {
+    const double now = MonotonicSeconds();
+    if (stop.load()) {
+      Fail(r, BenchEnd::kInterrupted, "interrupted (Ctrl-C or the check's deadline)");
+      break;
+    }
+    if (duration && !time_up && !warming && start_t >= 0) {
+      const double el = now - start_t;
+      if (s.stop && s.duration_s == 0) {
+        StopNow sn = ShouldStop(rule, r->slice_gbps, el);
+        if (sn != StopNow::kGoOn) {
+          time_up = true;
+          stable = sn == StopNow::kStable;
+        }
+      } else if (el >= s.duration_s - 2 * s.warmup_s) {
+        time_up = true;
+      }
+    }
+    bool posting_done = true;
+    for (int i = 0; i < q && r->end == BenchEnd::kOk; ++i) {
+      while (true) {
+        int n;
+        bool tail = false;
+        if (!duration) {
+          if (posted[i] >= iters) break;
+          n = static_cast<int>(std::min<uint64_t>(l, iters - posted[i]));
+        } else if (time_up) {
+          if (last_sig[i] == posted[i]) break;
+          n = 1;  // one signalled WR so the unsignalled ones before it are accounted
+          tail = true;
+        } else {
+          n = l;
+        }
+        posting_done = false;
+        if (static_cast<int>(posted[i] - done[i]) + n > depth) break;
+        for (int j = 0; j < n; ++j) {
+          const uint64_t off = static_cast<uint64_t>(i) * size;
+          sge[j] = {reinterpret_cast<uintptr_t>(a.region->buf.data()) + off, size, a.region->mr.lkey()};
+          ibv_send_wr& w = wr[j];
+          w = {};
+          w.wr_id = posted[i] + j + 1;
+          w.sg_list = &sge[j];
+          w.num_sge = 1;
+          w.next = j + 1 < n ? &wr[j + 1] : nullptr;
+          const bool last = tail || (!duration && posted[i] + j + 1 == iters);
+          w.send_flags = (Signalled(posted[i], j, m, last) ? IBV_SEND_SIGNALED : 0) | (inl ? IBV_SEND_INLINE : 0);
+          if (w.send_flags & IBV_SEND_SIGNALED) last_sig[i] = posted[i] + j + 1;
+          if (s.op == BenchOp::kSend) {
+            w.opcode = IBV_WR_SEND;
+          } else {
+            w.opcode = s.op == BenchOp::kRead ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+            w.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(b.region->buf.data()) + off;
+            w.wr.rdma.rkey = b.region->mr.rkey();
+          }
+        }
+        ibv_send_wr* bad = nullptr;
+        if (int rc = ibv_post_send(a.qps[i].get(), &wr[0], &bad); rc != 0) {
+          Fail(r, BenchEnd::kPostFailed,
+               std::string(verbs::VerbsError(absl::StrCat("ibv_post_send(dev=", a.base.dev, " opcode=",
+                                                          BenchOpName(s.op), " list=", n, ")"),
+                                             rc)
+                               .message()));
+          break;
+        }
+        if (start_t < 0) start_t = slice_t = MonotonicSeconds();
+        posted[i] += n;
+      }
+    }
+    if (r->end != BenchEnd::kOk) break;
+    bool progressed = false;
+    for (int i = 0; i < q && r->end == BenchEnd::kOk; ++i) {
+      int got = ibv_poll_cq(a.cqs[i].get(), 32, wc);
+      if (got < 0) {
+        Fail(r, BenchEnd::kWcError, absl::StrCat("ibv_poll_cq(dev=", a.base.dev, ") returned ", got));
+        break;
+      }
+      for (int k = 0; k < got; ++k) {
+        if (wc[k].status != IBV_WC_SUCCESS) {
+          FailWc(r, wc[k], a.base.dev);
+          break;
+        }
+        total_done += wc[k].wr_id - done[i];
+        done[i] = wc[k].wr_id;
+        progressed = true;
+      }
+      if (rx > 0) RefillRecvs(b, i, r);
+    }
+    if (r->end != BenchEnd::kOk) break;
+    const double t = MonotonicSeconds();
+    if (progressed) {
+      last_t = progress_t = t;
+      if (warming && start_t >= 0 && t - start_t >= s.warmup_s) {
+        // The warm-up ends at this completion: count from here.
+        warming = false;
+        start_t = slice_t = t;
+        start_done = slice_done = total_done;
+        r->slice_gbps.clear();
+      } else if (slice_t >= 0 && t - slice_t >= slice_s) {
+        r->slice_gbps.push_back(GbitsPerSecond((total_done - slice_done) * size, t - slice_t));
+        slice_t = t;
+        slice_done = total_done;
+      }
+    }
+    uint64_t outstanding = 0;
+    for (int i = 0; i < q; ++i) outstanding += posted[i] - done[i];
+    if (posting_done && outstanding == 0) break;
+    if (outstanding > 0 && t - progress_t > ends.deadline_s) {
+      Fail(r, BenchEnd::kStalled,
+           absl::StrCat("no completion for ", ends.deadline_s, " s with ", outstanding, " WRs outstanding after ",
+                        total_done, " completed"));
+      break;
+    }
+  }
+  // The last receives' completions, so the next run starts with full queues.
+  for (int i = 0; i < q && rx > 0; ++i) RefillRecvs(b, i, r);
+  r->messages = total_done - start_done;
+  r->bytes = r->messages * size;
+  r->seconds = start_t >= 0 ? last_t - start_t : 0;
+  r->bw_avg_gbps = GbitsPerSecond(r->bytes, r->seconds);
+  r->msg_rate_mpps = r->seconds > 0 ? r->messages / r->seconds / 1e6 : 0;
+  r->bw_peak_gbps = r->bw_avg_gbps;
+  for (double g : r->slice_gbps) r->bw_peak_gbps = std::max(r->bw_peak_gbps, g);
+  r->stable = stable;
+}
+
+// Spins until the byte at `p` reads `want`, the deadline passes, `stop` or
+// `quit` is raised.
+bool WaitByte(const volatile uint8_t* p, uint8_t want, double deadline_at, const std::atomic<bool>& stop,
+              const std::atomic<bool>& quit) {
+  for (uint32_t k = 0;; ++k) {
+    if (*p == want) return true;
+    if ((k & 1023) == 1023 && (stop.load() || quit.load() || MonotonicSeconds() > deadline_at)) return *p == want;
+  }
+}
+
+// Reaps send completions of `s` without waiting; false on an error status.
+bool Reap(const Side& s, int* outstanding, BenchResult* r) {
+  ibv_wc wc[16];
+  int got = ibv_poll_cq(s.cqs[0].get(), 16, wc);
+  for (int k = 0; k < got; ++k) {
+    if (wc[k].status != IBV_WC_SUCCESS) {
+      FailWc(r, wc[k], s.base.dev);
+      return false;
+    }
+  }
+  if (got > 0) *outstanding -= got;
+  return true;
+}
+
+// A latency run's buffers: each side's region is two halves, the first the
+// target of the other side's WRITEs, the second the source of its own (one
+// byte serving both would read as the answer before it came).
+uint8_t* Target(const Side& s) { return s.region->buf.data(); }
+uint8_t* Source(const Side& s) { return s.region->buf.data() + s.region->buf.size() / 2; }
+
+// One WRITE of `size` bytes from `from`'s source half to `to`'s target half,
+// signalled; when the send queue is full (`depth`), its completions are
+// waited for first, within `deadline_s`.
+bool PingWrite(const Side& from, const Side& to, uint32_t size, bool inl, int depth, double deadline_s,
+               int* outstanding, BenchResult* r) {
+  if (!Reap(from, outstanding, r)) return false;
+  if (*outstanding >= depth) {
+    const double until = MonotonicSeconds() + deadline_s;
+    while (*outstanding >= depth && MonotonicSeconds() < until)
+      if (!Reap(from, outstanding, r)) return false;
+    if (*outstanding >= depth) {
+      Fail(r, BenchEnd::kStalled, absl::StrCat("no send completion on ", from.base.dev, " for ", deadline_s, " s"));
+      return false;
+    }
+  }
+  ibv_sge sge{reinterpret_cast<uintptr_t>(Source(from)), size, from.region->mr.lkey()};
+  ibv_send_wr w{};
+  w.wr_id = 1;
+  w.sg_list = &sge;
+  w.num_sge = 1;
+  w.opcode = IBV_WR_RDMA_WRITE;
+  w.send_flags = IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0);
+  w.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(Target(to));
+  w.wr.rdma.rkey = to.region->mr.rkey();
+  ibv_send_wr* bad = nullptr;
+  if (int rc = ibv_post_send(from.qps[0].get(), &w, &bad); rc != 0) {
+    Fail(r, BenchEnd::kPostFailed,
+         std::string(verbs::VerbsError(absl::StrCat("ibv_post_send(dev=", from.base.dev, " opcode=write)"), rc).message()));
+    return false;
+  }
+  ++*outstanding;
+  return true;
+}
+
+// Waits for the last WRs' completions so the QP is idle for the next run.
+void Drain(const Side& s, int* outstanding, double deadline_s, BenchResult* r) {
+  const double until = MonotonicSeconds() + deadline_s;
+  while (r->end == BenchEnd::kOk && *outstanding > 0 && MonotonicSeconds() < until)
+    if (!Reap(s, outstanding, r)) return;
+}
+
+// Joins a thread on every path out of the scope that started it.
+class Joiner {
+ public:
+  explicit Joiner(std::thread t) : t_(std::move(t)) {}
+  ~Joiner() {
+    if (t_.joinable()) t_.join();
+  }
+  void Join() {
+    if (t_.joinable()) t_.join();
+  }
+  Joiner(const Joiner&) = delete;
+  Joiner& operator=(const Joiner&) = delete;
+
+ private:
+  std::thread t_;
+};
+
+// ib_write_lat's ping-pong: a writes to b; b, on a thread of its own as
+// ib_write_lat's other process, sees the last byte change and writes back;
+// half of each round trip, timed at a, is one sample.
+void RunLatency(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& s, const std::atomic<bool>& stop,
+                BenchResult* r) {
+  const uint32_t size = std::max<uint32_t>(1, s.size);
+  const bool inl = r->settings.inline_size && size <= *r->settings.inline_size;
+  const uint64_t iters = std::max<uint64_t>(2, s.iters);
+  const int depth = std::min(std::max(1, s.tx_depth), static_cast<int>(a.qps[0].granted().max_send_wr));
+  std::fill(Target(a), Target(a) + size, 0);
+  std::fill(Target(b), Target(b) + size, 0);
+  std::fill(Source(a), Source(a) + size, 0);
+  std::fill(Source(b), Source(b) + size, 0);
+  std::vector<double> samples;
+  samples.reserve(iters);
+  std::atomic<bool> quit{false};
+  BenchResult far;  // the responder's failure, if any
+  far.settings = r->settings;
+  const double t0 = MonotonicSeconds();
+  {
+    Joiner responder(std::thread([&] {
+      int out_b = 0;
+      for (uint64_t k = 1; k <= iters && !quit.load(); ++k) {
+        const uint8_t mark = static_cast<uint8_t>(k);
+        // No deadline of its own: a gives up and raises `quit`.
+        if (!WaitByte(Target(b) + size - 1, mark, std::numeric_limits<double>::infinity(), stop, quit)) return;
+        Source(b)[size - 1] = mark;
+        if (!PingWrite(b, a, size, inl, depth, ends.deadline_s, &out_b, &far)) return;
+      }
+      Drain(b, &out_b, ends.deadline_s, &far);
+    }));
+    int out_a = 0;
+    for (uint64_t k = 1; k <= iters; ++k) {
+      const uint8_t mark = static_cast<uint8_t>(k);
+      Source(a)[size - 1] = mark;
+      const double ts = MonotonicSeconds();
+      if (!PingWrite(a, b, size, inl, depth, ends.deadline_s, &out_a, r)) break;
+      if (!WaitByte(Target(a) + size - 1, mark, ts + ends.deadline_s, stop, quit)) {
+        if (stop.load()) Fail(r, BenchEnd::kInterrupted, "interrupted (Ctrl-C or the check's deadline)");
+        Fail(r, BenchEnd::kStalled,
+             absl::StrCat("no answer to WRITE ", k, " (", a.base.dev, " -> ", b.base.dev, " -> ", a.base.dev,
+                          ") within ", ends.deadline_s, " s"));
+        break;
+      }
+      samples.push_back((MonotonicSeconds() - ts) * 1e6 / 2);
+    }
+    Drain(a, &out_a, ends.deadline_s, r);
+    quit.store(true);
+    responder.Join();
+  }
+  if (r->end == BenchEnd::kOk && far.end != BenchEnd::kOk) {
+    r->end = far.end;
+    r->failure = far.failure;
+    r->wc_status = far.wc_status;
+    r->wc_status_text = far.wc_status_text;
+    r->vendor_err = far.vendor_err;
+  }
+  r->seconds = MonotonicSeconds() - t0;
+  r->messages = samples.size();
+  r->lat = LatencyStatsOf(std::move(samples));
+}
+
+}  // namespace
+
+absl::StatusOr<BenchResult> BenchSession::Run(const BenchSettings& in) {
+  State& st = *st_;
+  if (st.broken) return absl::FailedPreconditionError(absl::StrCat("bench session unusable: ", st.broken_why));
+  if (!Fits(in)) return absl::InvalidArgumentError("bench settings do not fit this session's QPs and buffers");
+  BenchResult r;
+  r.settings = in;
+  r.settings.mtu = st.path_mtu;
+  r.settings.cq_mod = EffectiveCqMod(in);
+  r.settings.inline_size = std::min<uint32_t>(EffectiveInline(in), st.a.qps[0].granted().max_inline_data);
+  r.device = st.a.base.dev;
+  r.peer_device = st.b.base.dev;
+  r.loopback = st.loopback;
+  r.gid = st.a.base.gid.gid;
+  r.peer_gid = st.b.base.gid.gid;
+  r.gid_index = st.a.base.gid.index;
+  r.peer_gid_index = st.b.base.gid.index;
+  r.active_mtu = st.active_mtu;
+  r.registered_bytes = RegisteredBytes(st.shape);
+  r.setup_seconds = st.setup_seconds;
+  st.setup_seconds = 0;  // paid once, by the session's first run
+
+  ThreadPin pin(in.pin_cpus, &r.notes);
+  std::optional<Counters> ca = Snap(st.ends, st.a), cb = Snap(st.ends, st.b);
+  const std::atomic<bool>& stop = StopFlag();
+  if (in.mode == BenchMode::kLatency) {
+    RunLatency(st.ends, st.a, st.b, r.settings, stop, &r);
+  } else {
+    RunBandwidth(st.ends, st.a, st.b, r.settings, stop, &st.recv_posted, &r);
+  }
+  std::optional<Counters> ca2 = Snap(st.ends, st.a), cb2 = Snap(st.ends, st.b);
+  if (ca && ca2 && cb && cb2) {
+    r.counters_known = true;
+    r.counters_before = *std::move(ca);
+    r.counters_after = *std::move(ca2);
+    r.peer_counters_before = *std::move(cb);
+    r.peer_counters_after = *std::move(cb2);
+  }
+  r.qp_state = verbs::QueryQpState(st.a.qps[0]);
+  if (r.end != BenchEnd::kOk) {
+    st.broken = true;
+    st.broken_why = absl::StrCat("an earlier run ended ", BenchEndName(r.end));
+  }
+  return r;
+}
+
+absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) {
+  RDMACHECK_ASSIGN_OR_RETURN(std::unique_ptr<BenchSession> session, BenchSession::Open(ends, ShapeFor(s)));
+  return session->Run(s);
+}
+
+}  // namespace rdmacheck

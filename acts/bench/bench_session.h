@@ -1,0 +1,82 @@
+// BenchSession: RC QP pairs between two ends (one device to itself, or two
+// local devices), with buffers registered once, over which bandwidth and
+// latency runs are made one after the other. A sweep reuses one session
+// across the points whose parameters allow it (size, post list, CQ
+// moderation, pinning, fewer QPs); a new path MTU, more QPs, a deeper send
+// queue or more inline needs a new one (Fits says which).
+//
+//   ASSIGN_OR_RETURN(auto s, BenchSession::Open(ends, ShapeFor(settings)));
+//   ASSIGN_OR_RETURN(BenchResult r, s->Run(settings));
+//   r.bw_avg_gbps
+//
+// Bounded: no wait lasts longer than ends.deadline_s without progress (a
+// stalled run ends with BenchEnd::kStalled, its QP state and counters, never
+// a hang); the stop flag (util/stop_flag.h: Ctrl-C, the runner's deadline)
+// ends a run at once. Memory to register is checked against RLIMIT_MEMLOCK
+// before anything is registered. Everything is released when the session
+// goes, on every path.
+#ifndef RDMACHECK_ACTS_BENCH_BENCH_SESSION_H_
+#define RDMACHECK_ACTS_BENCH_BENCH_SESSION_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "acts/bench_types.h"
+
+namespace rdmacheck {
+
+// What a session's QPs and buffers are created for.
+struct SessionShape {
+  BenchMode mode = BenchMode::kBandwidth;
+  BenchOp op = BenchOp::kWrite;
+  int qps = 1;
+  uint32_t max_size = kDefaultBwSize;
+  int tx_depth = kDefaultTxDepth;
+  uint32_t inline_size = 0;
+  int mtu = 0;  // 0: the active MTU
+  bool operator==(const SessionShape& o) const;
+};
+SessionShape ShapeFor(const BenchSettings& s);
+
+// Bytes a session of this shape registers (both ends).
+uint64_t RegisteredBytes(const SessionShape& shape);
+
+// The memlock check: FailedPrecondition naming the bytes, the limit and the
+// remedy when `bytes` exceed the soft RLIMIT_MEMLOCK `limit` (nullopt:
+// unlimited). Separate so it is tested without a device.
+absl::Status CheckMemlock(uint64_t bytes, std::optional<uint64_t> limit);
+
+class BenchSession {
+ public:
+  // NotFound for a missing device, FailedPrecondition for a port not ACTIVE
+  // or memory over RLIMIT_MEMLOCK, InvalidArgument for an MTU above the
+  // ports', the verbs error (call and arguments) for a failed setup step.
+  static absl::StatusOr<std::unique_ptr<BenchSession>> Open(const BenchEnds& ends, const SessionShape& shape);
+  ~BenchSession();
+  BenchSession(const BenchSession&) = delete;
+  BenchSession& operator=(const BenchSession&) = delete;
+
+  // Whether `s` can run on this session's QPs and buffers.
+  bool Fits(const BenchSettings& s) const;
+  // One run (bandwidth or latency by s.mode). InvalidArgument when !Fits(s);
+  // FailedPrecondition after a run that left the QPs unusable (stalled,
+  // error, interrupted). A run that stalls or fails is not an error: it is
+  // in the result's `end`.
+  absl::StatusOr<BenchResult> Run(const BenchSettings& s);
+
+  const SessionShape& shape() const;
+  int active_mtu() const;  // the smaller of the ports' active MTU, bytes
+
+ private:
+  struct State;
+  explicit BenchSession(std::unique_ptr<State> st);
+  std::unique_ptr<State> st_;
+};
+
+// A run in a session of its own (ShapeFor(s)).
+absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s);
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_ACTS_BENCH_BENCH_SESSION_H_
