@@ -18,6 +18,7 @@
 #include "cli/diag_flags.h"
 #include "cli/explain_flags.h"
 #include "cli/fleet_flags.h"
+#include "cli/bench_flags.h"
 #include "cli/serve_flags.h"
 #include "cli/watch_flags.h"
 #include "report/support_bundle.h"
@@ -260,6 +261,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
+  if (f.command == "bench") return RunBenchCli(f.rest, std::cout, std::cerr);
   if (f.command == "fleet") return RunFleetCli(f.rest, std::cout, std::cerr);
   if (f.command == "serve") {
     return RunServeCli(

@@ -17,6 +17,8 @@ constexpr char kUsage[] =
   rdmacheck watch [--interval S] [--count N] [--format text|json] [-d DEV]
                                     every QP on this host with its process; flags QPs
                                     in error or not progressing (docs/watch.md)
+  rdmacheck bench [FLAGS]           bandwidth or latency between two devices of this host,
+                                    perftest's flags; --sweep, --advise (docs/bench.md)
   rdmacheck serve [-d DEV] [--port P] [--bind ADDR] [--once]
                                     the far end for --peer (docs/peer-mode.md)
   rdmacheck fleet [--format text|json|html] [-o FILE] FILE|DIR...
@@ -83,7 +85,7 @@ absl::StatusOr<CliFlags> ParseFlags(const std::vector<std::string>& args) {
   // Subcommands with flags of their own get everything after their name
   // (cli/*_flags.h parse it).
   if (!args.empty() && (args[0] == "explain" || args[0] == "diag" || args[0] == "watch" ||
-                        args[0] == "serve" || args[0] == "fleet")) {
+                        args[0] == "serve" || args[0] == "fleet" || args[0] == "bench")) {
     f.command = args[0];
     f.rest.assign(args.begin() + 1, args.end());
     return f;

@@ -1,0 +1,171 @@
+#include "tools/bench/bench_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "acts/bench/bench_runner.h"
+#include "acts/bench/sweep.h"
+#include "checks/exit_codes.h"
+#include "tools/bench/bench_output.h"
+#include "tools/bench/bench_plot.h"
+#include "util/output_file.h"
+#include "util/stop_flag.h"
+#include "verbs/context.h"
+
+namespace rdmacheck {
+
+absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text) {
+  std::vector<int> cpus;
+  for (absl::string_view w : absl::StrSplit(text, ',')) {
+    std::vector<absl::string_view> r = absl::StrSplit(w, absl::MaxSplits('-', 1));
+    int lo = 0, hi = 0;
+    if (!absl::SimpleAtoi(r[0], &lo) || (r.size() == 2 && !absl::SimpleAtoi(r[1], &hi)) || lo < 0 ||
+        (r.size() == 2 && hi < lo) || lo >= 4096 || hi >= 4096) {
+      return absl::InvalidArgumentError(absl::StrCat("'", w, "' is not a CPU number or range (e.g. 0,2-3)"));
+    }
+    if (r.size() == 1) hi = lo;
+    for (int c = lo; c <= hi; ++c) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+namespace {
+
+bool Ok(const BenchResult& r) { return r.end == BenchEnd::kOk; }
+
+// The first CPU this process may run on other than the one it is on, for
+// the pinning point (any CPU of the mask when there is one only).
+int PinCpu() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+  const int here = sched_getcpu();
+  int first = -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    if (first < 0) first = c;
+    if (c != here) return c;
+  }
+  return first < 0 ? 0 : first;
+}
+
+}  // namespace
+
+int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err) {
+  SigintGuard sigint;  // Ctrl-C ends the run, everything is released, then 130
+  BenchOptions o = in;
+  if (o.advise && !o.sweep) {
+    err << "rdmacheck bench: --advise needs --sweep (what to advise from) (see rdmacheck bench --help)\n";
+    return kExitUsage;
+  }
+  if (o.pin) {
+    absl::StatusOr<std::vector<int>> cpus = ParseCpuList(*o.pin);
+    if (!cpus.ok()) {
+      err << "rdmacheck bench: --pin: " << cpus.status().message() << " (see rdmacheck bench --help)\n";
+      return kExitUsage;
+    }
+    o.settings.pin_cpus = *cpus;
+  }
+  if (o.latency) {
+    o.settings.mode = BenchMode::kLatency;
+    if (!o.size_given) o.settings.size = kDefaultLatSize;
+    if (!o.iters_given) o.settings.iters = kDefaultLatIters;
+    if (o.settings.op != BenchOp::kWrite) {
+      err << "rdmacheck bench: --lat measures RDMA WRITE latency (ib_write_lat); --op " << BenchOpName(o.settings.op)
+          << " has no latency run here (see rdmacheck bench --help)\n";
+      return kExitUsage;
+    }
+  }
+  if (o.ends.device.empty()) {
+    absl::StatusOr<verbs::DeviceList> list = verbs::DeviceList::Get();
+    if (!list.ok() || list->empty()) {
+      err << "rdmacheck bench: no RDMA device found"
+          << (list.ok() ? "" : absl::StrCat(" (", list.status().message(), ")"))
+          << "; rdmacheck -d DEV says why (docs/checks/device-present.md)\n";
+      return kExitNothingRan;
+    }
+    o.ends.device = list->Names()[0];
+  }
+  // -D as perftest runs it: the first and last margin (2 s, or a quarter of
+  // a shorter -D) are not counted.
+  if (o.settings.duration_s > 0) o.settings.warmup_s = std::min(2.0, o.settings.duration_s / 4);
+  LiveRunner runner(o.ends);
+  const bool gbits = o.report_gbits;
+  if (!o.sweep) {
+    absl::StatusOr<BenchResult> r = runner.Run(o.settings);
+    if (!r.ok()) {
+      err << "rdmacheck bench: " << r.status().message() << "\n";
+      return kExitNothingRan;
+    }
+    if (o.format == "json") {
+      out << RunJson(*r).dump(2) << "\n";
+    } else if (o.format == "csv") {
+      out << RunCsv(*r);
+    } else {
+      out << RunTable(*r, gbits);
+    }
+    if (r->end == BenchEnd::kInterrupted) return 130;
+    return Ok(*r) ? kExitOk : kExitFail;
+  }
+
+  absl::StatusOr<std::vector<SweepDim>> dims = ParseSweepDims(*o.sweep);
+  if (!dims.ok()) {
+    err << "rdmacheck bench: --sweep: " << dims.status().message() << " (see rdmacheck bench --help)\n";
+    return kExitUsage;
+  }
+  // Each point runs until stable, unless -D gives its duration.
+  BenchSettings base = o.settings;
+  if (base.duration_s == 0) {
+    base.stop = kSweepStop;
+    base.warmup_s = kSweepWarmup;
+  }
+  const bool tty = isatty(STDERR_FILENO);
+  auto progress = [&](int done, int total, const SweepRow& row) {
+    if (!o.progress) return;
+    std::string fig = !row.result ? "not measured"
+                      : row.result->settings.mode == BenchMode::kLatency
+                          ? absl::StrFormat("%.2f us", row.result->lat.median_us)
+                          : absl::StrFormat("%.3f Gb/s", row.result->bw_avg_gbps);
+    err << (tty ? "\r\x1b[K" : "") << "[" << done << "/" << total << "] " << SweepDimName(row.point.dim) << " "
+        << row.point.value << ": " << fig << (tty && done < total ? "" : "\n") << std::flush;
+  };
+  SweepResult sw = RunSweep(runner, base, *dims, PinCpu(), progress);
+  std::optional<Advice> advice;
+  if (o.advise) advice = Advise(sw, base, &runner);
+  if (o.plot) {
+    const std::string title = absl::StrCat(BenchOpName(base.op), base.mode == BenchMode::kLatency ? " latency" : " bandwidth",
+                                           " sweep: ", o.ends.device, " -> ",
+                                           o.ends.peer_device.empty() ? o.ends.device : o.ends.peer_device);
+    if (absl::Status s = WriteFileAtomically(*o.plot, SweepSvg(sw, gbits, title)); !s.ok()) {
+      err << "rdmacheck bench: --plot " << *o.plot << ": " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
+  if (o.format == "json") {
+    out << SweepJson(sw, advice ? &*advice : nullptr).dump(2) << "\n";
+  } else if (o.format == "csv") {
+    out << SweepCsv(sw);
+  } else {
+    out << SweepTable(sw, gbits);
+    if (advice) out << AdviceText(*advice);
+    out << " sessions opened: " << runner.sessions_opened() << "\n";
+  }
+  bool all_ok = !sw.rows.empty();
+  for (const SweepRow& r : sw.rows) {
+    if (r.result && r.result->end == BenchEnd::kInterrupted) return 130;
+    all_ok = all_ok && r.result && Ok(*r.result);
+  }
+  if (sw.rows.empty() || !sw.rows[0].result) {
+    bool any = false;
+    for (const SweepRow& r : sw.rows) any = any || r.result.has_value();
+    if (!any) return kExitNothingRan;
+  }
+  return all_ok ? kExitOk : kExitFail;
+}
+
+}  // namespace rdmacheck

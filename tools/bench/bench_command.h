@@ -1,0 +1,49 @@
+// `rdmacheck bench`: one bandwidth or latency run with perftest's flags, or
+// a sweep of the tuning dimensions with advice drawn from what this node
+// measured (docs/bench.md). The far end is another local device
+// (--peer-dev) or the same device (loopback QPs).
+//
+//   BenchOptions o;
+//   o.ends.device = "rxe0";
+//   o.ends.peer_device = "rxe1";
+//   o.sweep = "qp,post_list";
+//   int code = RunBenchCommand(o, std::cout, std::cerr);
+#ifndef RDMACHECK_TOOLS_BENCH_BENCH_COMMAND_H_
+#define RDMACHECK_TOOLS_BENCH_BENCH_COMMAND_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "acts/bench_types.h"
+
+namespace rdmacheck {
+
+struct BenchOptions {
+  BenchEnds ends;  // ends.device empty: the first device libibverbs lists
+  BenchSettings settings;
+  bool latency = false;             // --lat
+  std::optional<std::string> sweep;  // --sweep DIMS
+  bool advise = false;              // --advise
+  std::string format = "text";      // text | json | csv
+  bool report_gbits = false;        // --report_gbits
+  std::optional<std::string> plot;  // --plot FILE (SVG)
+  std::optional<std::string> pin;   // --pin CPUS
+  bool progress = true;             // the sweep's progress line on stderr
+  // -s / -n given: else --lat takes ib_write_lat's defaults (2 bytes, 1000).
+  bool size_given = false, iters_given = false;
+};
+
+// "0", "0,2", "1-3", "0,4-5": the CPUs; InvalidArgument naming the word.
+absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text);
+
+// Exit status: 0 every run completed, 1 a run ended early (stalled, an error
+// completion, interrupted: the output says which and why), 2 bad usage, 3
+// nothing could run (no device, a port not ACTIVE, RLIMIT_MEMLOCK).
+int RunBenchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_TOOLS_BENCH_BENCH_COMMAND_H_
