@@ -65,6 +65,16 @@ struct CounterLimit {
   double max_per_s = 0;
 };
 
+// [perf]: what the node must measure (the bandwidth and latency checks).
+struct PerfSpec {
+  int line = 0;
+  std::optional<double> min_write_bw_gbps;  // RDMA WRITE bandwidth, Gb/s
+  int min_write_bw_line = 0;
+  std::optional<double> max_write_lat_us;   // WRITE latency (median), us
+  int max_write_lat_line = 0;
+  std::optional<uint32_t> message_size;     // bytes of the bandwidth run (default 65536)
+};
+
 struct Plan {
   std::string path;      // file it came from; "<default>" for DefaultPlan()
   bool is_default = false;
@@ -90,6 +100,7 @@ struct Plan {
   std::vector<QpClass> qp_classes;
   std::vector<PartSpec> parts;
   std::vector<CounterLimit> counter_limits;
+  std::optional<PerfSpec> perf;
 
   const PartSpec* Part(uint32_t vendor_part_id) const;
   const CounterLimit* CounterLimitFor(const std::string& name) const;

@@ -37,10 +37,10 @@ constexpr uint64_t kMaxFileBytes = uint64_t{1} << 20;
 
 constexpr char kSizeAllowed[] =
     "a whole number with B, KiB, MiB, GiB or TiB; K, M, G, T mean the same";
-enum class Kind { kPlan, kCq, kSrq, kQp, kPart, kCounter };
+enum class Kind { kPlan, kCq, kSrq, kQp, kPart, kCounter, kPerf };
 
-constexpr Kind kAllKinds[] = {Kind::kPlan, Kind::kCq,   Kind::kSrq,
-                              Kind::kQp,   Kind::kPart, Kind::kCounter};
+constexpr Kind kAllKinds[] = {Kind::kPlan, Kind::kCq,      Kind::kSrq, Kind::kQp,
+                              Kind::kPart, Kind::kCounter, Kind::kPerf};
 
 absl::string_view KindName(Kind k) {
   switch (k) {
@@ -50,12 +50,14 @@ absl::string_view KindName(Kind k) {
     case Kind::kQp: return "qp";
     case Kind::kPart: return "part";
     case Kind::kCounter: return "counter";
+    case Kind::kPerf: return "perf";
   }
   return "plan";
 }
 
 std::string KindPattern(Kind k) {
   if (k == Kind::kPlan) return "[plan]";
+  if (k == Kind::kPerf) return "[perf]";
   return absl::StrCat("[", KindName(k), k == Kind::kPart ? " ID]" : " NAME]");
 }
 
@@ -82,6 +84,8 @@ const std::vector<std::string>& KeysOf(Kind k) {
       "mr_bytes"};
   static const auto* const kPartKeys = new std::vector<std::string>{"min_fw_ver"};
   static const auto* const kCounterKeys = new std::vector<std::string>{"max_per_s"};
+  static const auto* const kPerfKeys =
+      new std::vector<std::string>{"min_write_bw_gbps", "max_write_lat_us", "message_size"};
   switch (k) {
     case Kind::kPlan: return *kPlanKeys;
     case Kind::kCq: return *kCqKeys;
@@ -89,6 +93,7 @@ const std::vector<std::string>& KeysOf(Kind k) {
     case Kind::kQp: return *kQpKeys;
     case Kind::kPart: return *kPartKeys;
     case Kind::kCounter: return *kCounterKeys;
+    case Kind::kPerf: return *kPerfKeys;
   }
   return *kPlanKeys;
 }
@@ -391,6 +396,21 @@ class Parser {
       skipping_ = false;
       return;
     }
+    if (*kind == Kind::kPerf) {
+      if (words.size() != 1) {
+        errors_.Add(n, label, "[perf] takes no name (write [perf])");
+        return;
+      }
+      if (plan_.perf) {
+        errors_.Add(n, label, absl::StrCat("declared twice (first at line ", plan_.perf->line, ")"));
+        return;
+      }
+      plan_.perf.emplace();
+      plan_.perf->line = n;
+      open_.emplace(Kind::kPerf, n, "[perf]");
+      skipping_ = false;
+      return;
+    }
     if (words.size() != 2) {
       errors_.Add(n, label,
                   words.size() == 1
@@ -458,6 +478,7 @@ class Parser {
         plan_.counter_limits.back().line = n;
         break;
       case Kind::kPlan:
+      case Kind::kPerf:
         break;
     }
     open_ = std::move(s);
@@ -483,6 +504,7 @@ class Parser {
       case Kind::kQp: QpKey(n, key, v, plan_.qp_classes[s.index]); break;
       case Kind::kPart: PartKey(n, key, v, plan_.parts[s.index]); break;
       case Kind::kCounter: CounterKey(n, key, v, plan_.counter_limits[s.index]); break;
+      case Kind::kPerf: PerfKey(n, key, v, *plan_.perf); break;
     }
   }
 
@@ -677,6 +699,34 @@ class Parser {
                                        "fractions allowed, e.g. 0.5)"));
   }
 
+  void PerfKey(int n, const std::string& key, const std::string& v, PerfSpec& p) {
+    if (key == "message_size") {
+      uint64_t x = 0;
+      if (Size(n, key, v, 1, &x)) {
+        if (x > (1u << 30)) {
+          errors_.Add(n, key, absl::StrCat(v, " is too large (at most 1 GiB)"));
+        } else {
+          p.message_size = static_cast<uint32_t>(x);
+        }
+      }
+      return;
+    }
+    std::optional<double> x = ParseDecimal(v);
+    if (!x || *x <= 0) {
+      errors_.Add(n, key, absl::StrCat("'", v, "' is not a positive number (",
+                                       key == "min_write_bw_gbps" ? "Gb/s, e.g. 90 or 0.3" : "microseconds, e.g. 5",
+                                       ")"));
+      return;
+    }
+    if (key == "min_write_bw_gbps") {
+      p.min_write_bw_gbps = *x;
+      p.min_write_bw_line = n;
+    } else {
+      p.max_write_lat_us = *x;
+      p.max_write_lat_line = n;
+    }
+  }
+
   // End of a section: required keys and rules that span keys.
   void Close() {
     if (!open_) return;
@@ -708,6 +758,7 @@ class Parser {
           missing("max_per_s", "required: how fast the counter may climb, e.g. max_per_s = 0.5");
         break;
       case Kind::kPart:
+      case Kind::kPerf:
         break;
       case Kind::kSrq:
         if (!tried("max_wr")) missing("max_wr", "required: the SRQ depth, e.g. max_wr = 1024");

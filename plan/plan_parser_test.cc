@@ -67,7 +67,16 @@ std::vector<BadRow> BadRows() {
       {"unknown section near qp", "[qpp q]\nmax_send_wr = 1\n", "t.plan:1: [qpp q]",
        "unknown section kind 'qpp' (did you mean [qp NAME]?)"},
       {"unknown section", "[flow f]\n" + q, "t.plan:1: [flow f]",
-       "(allowed: [plan], [cq NAME], [srq NAME], [qp NAME], [part ID], [counter NAME])"},
+       "(allowed: [plan], [cq NAME], [srq NAME], [qp NAME], [part ID], [counter NAME], [perf])"},
+      {"perf with a name", "[perf fast]\n" + q, "t.plan:1: [perf fast]", "[perf] takes no name (write [perf])"},
+      {"perf twice", "[perf]\n[perf]\n" + q, "t.plan:2: [perf]", "declared twice (first at line 1)"},
+      {"perf bandwidth a word", "[perf]\nmin_write_bw_gbps = fast\n" + q, "t.plan:2: min_write_bw_gbps",
+       "'fast' is not a positive number (Gb/s, e.g. 90 or 0.3)"},
+      {"perf latency zero", "[perf]\nmax_write_lat_us = 0\n" + q, "t.plan:2: max_write_lat_us",
+       "'0' is not a positive number (microseconds, e.g. 5)"},
+      {"perf message size", "[perf]\nmessage_size = 2 GiB\n" + q, "t.plan:2: message_size", "too large"},
+      {"perf key in [plan]", "[plan]\nmax_write_lat_us = 3\n" + q, "t.plan:2: max_write_lat_us",
+       "max_write_lat_us belongs in [perf]"},
       {"unknown section near part", "[parts 4123]\n" + q, "t.plan:1: [parts 4123]",
        "unknown section kind 'parts' (did you mean [part ID]?)"},
       {"unknown section near counter", "[counters symbol_error]\n" + q,
@@ -218,6 +227,22 @@ TEST(ParsePlanTest, CapsTheNumberOfReportedProblems) {
   std::vector<std::string> lines = absl::StrSplit(p.status().message(), '\n');
   ASSERT_EQ(lines.size(), 51u);
   EXPECT_EQ(lines.back(), "c.plan: 9 more problems not shown");
+}
+
+TEST(ParsePlanTest, PerfSection) {
+  ASSERT_OK_AND_ASSIGN(Plan p, ParsePlan("[qp q]\nmax_send_wr = 1\nmax_recv_wr = 1\n"
+                                         "[perf]\nmin_write_bw_gbps = 0.3\nmax_write_lat_us = 1000\n"
+                                         "message_size = 64 KiB\n",
+                                         "t.plan"));
+  ASSERT_TRUE(p.perf.has_value());
+  EXPECT_EQ(p.perf->line, 4);
+  EXPECT_DOUBLE_EQ(*p.perf->min_write_bw_gbps, 0.3);
+  EXPECT_EQ(p.perf->min_write_bw_line, 5);
+  EXPECT_DOUBLE_EQ(*p.perf->max_write_lat_us, 1000);
+  EXPECT_EQ(p.perf->max_write_lat_line, 6);
+  EXPECT_EQ(*p.perf->message_size, 65536u);
+  ASSERT_OK_AND_ASSIGN(Plan none, ParsePlan("[qp q]\nmax_send_wr = 1\nmax_recv_wr = 1\n", "t.plan"));
+  EXPECT_FALSE(none.perf.has_value());
 }
 
 TEST(ParsePlanTest, DefaultsAndSyntaxVariants) {
