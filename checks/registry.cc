@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checks/bandwidth.h"
 #include "checks/cap_readback.h"
 #include "checks/cq_depth.h"
 #include "checks/cq_overrun.h"
@@ -17,6 +18,7 @@
 #include "checks/firmware.h"
 #include "checks/gid_table.h"
 #include "checks/hung_qp.h"
+#include "checks/latency.h"
 #include "checks/link_health.h"
 #include "checks/memlock.h"
 #include "checks/memory_budget.h"
@@ -33,6 +35,7 @@ namespace rdmacheck {
 const std::vector<const Check*>& AllChecks() {
   // Sorted by id. One line per check.
   static const std::vector<const Check*>* all = new std::vector<const Check*>{
+      new BandwidthCheck(),
       new CapReadbackCheck(),
       new CqDepthCheck(),
       new CqOverrunCheck(),
@@ -42,6 +45,7 @@ const std::vector<const Check*>& AllChecks() {
       new FirmwareCheck(),
       new GidTableCheck(),
       new HungQpCheck(),
+      new LatencyCheck(),
       new LinkHealthCheck(),
       new MemlockCheck(),
       new MemoryBudgetCheck(),

@@ -259,7 +259,7 @@ TEST(Cli, DiagCreateQpNamesTheFieldAndExitsOne) {
 
 // The NPD config's selection (ci/container/kubernetes/rdmacheck-npd.json).
 const std::string kNpdArgs =
-    " --format=npd --skip hung-qp,sge-page-crossing,cq-overrun,memory-budget --window 1 "
+    " --format=npd --skip hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency --window 1 "
     "--check-deadline 3";
 
 TEST(Cli, NpdPrintsOneLineAndTheStatusNpdReads) {

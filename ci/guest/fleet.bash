@@ -18,7 +18,7 @@
 FLEET_NODES=(1 2 3 4 5 6)
 # Static checks, as a cluster's periodic run would have them (the traffic
 # probes are the pre-production run's), and a 1 s counter window.
-FLEET_ARGS=(--plan "$PLANS/fleet_node.plan" --skip 'hung-qp,sge-page-crossing,cq-overrun,memory-budget' --window 1)
+FLEET_ARGS=(--plan "$PLANS/fleet_node.plan" --skip 'hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency' --window 1)
 
 fleet_up() {
   local n a b mtu
@@ -82,7 +82,7 @@ run_fleet() {
     # The arguments of ci/container/kubernetes/npd/rdmacheck-npd.json: what
     # NPD runs within its 5 s timeout.
     fleet_node "$n" -d "fleet$n" -x "$x" --plan "$PLANS/fleet_node.plan" --format=npd \
-      --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget --window=1 --check-deadline=3 \
+      --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency --window=1 --check-deadline=3 \
       >"$d/node$n.npd" 2>>"$d/node$n.err" || rc=$?
     secs=$(seconds_since "$t0")
     echo "$rc" >"$d/node$n.npd.rc"
@@ -108,7 +108,7 @@ npd_budget() {
   local t0 what
   local -a secs=()
   # shellcheck disable=SC2054  # the commas are --skip's list
-  local -a npd=(-d rxe0 --format=npd --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget --window=1 --check-deadline=3)
+  local -a npd=(-d rxe0 --format=npd --skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency --window=1 --check-deadline=3)
   for _ in 1 2 3; do
     t0=$(uptime_s)
     timeout 60 "$RDMACHECK" "${npd[@]}" >/dev/null 2>&1

@@ -17,7 +17,7 @@ RDMACHECK=${RDMACHECK:-/usr/local/bin/rdmacheck}
 # no live probe, a 1 s counter window.
 RDMACHECK_ARGS=(
   --format=npd
-  "--skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget"
+  "--skip=hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency"
   --window=1
   --check-deadline=3
 )

@@ -1,0 +1,149 @@
+#include "checks/perf_common.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "acts/probe/classify.h"
+
+namespace rdmacheck {
+
+PerfTarget PerfTargetFor(const CheckContext& ctx, const DeviceInfo& dev) {
+  PerfTarget t;
+  t.dev = &dev;
+  std::vector<const PortInfo*> ports = ctx.SelectedPorts(dev);
+  t.port = ports.empty() ? 1 : ports[0]->port_num;
+  t.peer = ChoosePeer(ctx.view, dev, t.port);
+  // The probes' GID choice and deadline, so the run takes the path hung-qp checks.
+  ProbeRequest req = MakeProbeRequest(ctx, dev, t.port, t.peer);
+  t.ends.device = dev.name;
+  t.ends.port = t.port;
+  t.ends.peer_device = req.peer_device;
+  t.ends.peer_port = req.peer_port;
+  t.ends.gid_index = req.gid_index;
+  t.ends.peer_gid_index = req.peer_gid_index;
+  t.ends.deadline_s = req.deadline_s;
+  t.pair = absl::StrCat(dev.name, " -> ", t.peer.loopback ? dev.name : t.peer.peer->name);
+  return t;
+}
+
+std::vector<PerfTarget> PerfTargets(const CheckContext& ctx, ResultBuilder& b) {
+  std::vector<PerfTarget> out;
+  for (const DeviceInfo* dev : ctx.SelectedDevices()) {
+    PerfTarget t = PerfTargetFor(ctx, *dev);
+    const std::string peer = t.peer.loopback ? dev->name : t.peer.peer->name;
+    bool seen = false;
+    for (const PerfTarget& o : out) {
+      const std::string opeer = o.peer.loopback ? o.dev->name : o.peer.peer->name;
+      seen = seen || (o.dev->name == peer && opeer == dev->name);
+    }
+    if (seen) {
+      b.Note(absl::StrCat(t.pair, ": measured as ", peer, " -> ", dev->name, " (the same pair)"));
+      continue;
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+BenchSettings BandwidthCheckSettings(const Plan& plan) {
+  BenchSettings s;
+  if (plan.perf && plan.perf->message_size) s.size = *plan.perf->message_size;
+  // Stable within 5 % over three 0.1 s slices, between 0.3 s and 1 s.
+  s.stop = StopRule{.slice_s = 0.1, .min_s = 0.3, .max_s = 1.0, .spread = 0.05, .slices = 3};
+  return s;
+}
+
+BenchSettings LatencyCheckSettings() {
+  BenchSettings s;
+  s.mode = BenchMode::kLatency;
+  s.size = kDefaultLatSize;
+  s.iters = kDefaultLatIters;
+  return s;
+}
+
+std::string RunSettingsText(const BenchResult& r) {
+  const BenchSettings& s = r.settings;
+  if (s.mode == BenchMode::kLatency) {
+    return absl::StrFormat("-s %d -n %d -I %d -m %d, %d samples", s.size, s.iters, s.inline_size.value_or(0), s.mtu,
+                           r.lat.samples);
+  }
+  return absl::StrFormat("-s %d -q %d -l %d --cq-mod %d -t %d -m %d, %.2f s, %d messages%s", s.size, s.qps,
+                         s.post_list, s.cq_mod, s.tx_depth, s.mtu, r.seconds, r.messages,
+                         s.stop ? (r.stable ? ", stable within 5 %" : ", not stable within 1 s") : "");
+}
+
+void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
+                      const absl::StatusOr<BenchResult>& got, absl::string_view what, ResultBuilder& b) {
+  if (!got.ok()) {
+    const bool port_down = absl::IsFailedPrecondition(got.status()) &&
+                           absl::StrContains(got.status().message(), "not ACTIVE");
+    b.Expect(absl::StrCat(what, " run setup ", t.pair), "connected RC QPs", std::string(got.status().message()),
+             port_down ? Verdict::kFail : Verdict::kWarn);
+    if (port_down) b.Remedy(absl::StrCat("rdmacheck --checks port-active -d ", t.dev->name));
+    if (absl::StrContains(got.status().message(), "RLIMIT_MEMLOCK"))
+      b.Remedy(absl::StrCat("rdmacheck --checks memlock -d ", t.dev->name));
+    return;
+  }
+  const BenchResult& r = *got;
+  if (r.end == BenchEnd::kInterrupted) {
+    b.Note("interrupted: every resource was released");
+    b.Raise(Verdict::kWarn);
+    return;
+  }
+  b.Expect(absl::StrCat(t.pair, " ", what, " run"), "completes",
+           absl::StrCat(BenchEndName(r.end), ": ", r.failure, " (QP ", r.qp_state, ")"), Verdict::kFail);
+  if (r.counters_known) {
+    b.Expect(absl::StrCat(r.device, " hw_counters during the run"), "sent_pkts up, errors flat",
+             FormatDelta(CounterDelta(r.counters_before, r.counters_after)), Verdict::kFail);
+  }
+  // Why: the exchange hung-qp makes, over the same pair, classified as hung-qp does.
+  ProbeRequest req = MakeProbeRequest(ctx, *t.dev, t.port, t.peer);
+  req.wrs = HungQpCheck::ExchangeWrs();
+  absl::StatusOr<ProbeResult> probe = d.RunTrafficProbe(req);
+  if (!probe.ok()) {
+    b.Note(absl::StrCat("the exchange that would tell why could not run: ", probe.status().message()));
+    return;
+  }
+  Diagnosis dg = ReportFailure(ctx, *probe, b);
+  if (dg.cls == HangClass::kHealthy) {
+    b.Note(absl::StrCat("hung-qp's exchange over ", t.pair,
+                        " completed: the path carries single WRs, and stalls only under load"));
+    for (const std::string& c : SlowCauses(ctx, t, r)) b.Remedy(c);
+  }
+}
+
+std::vector<std::string> SlowCauses(const CheckContext& ctx, const PerfTarget& t, const BenchResult& r) {
+  std::vector<std::string> out;
+  const PortInfo* p = t.dev->Port(t.port);
+  std::optional<std::string> nd = p ? PortNetdev(*t.dev, *p) : std::nullopt;
+  std::string peer_nd;
+  if (!t.peer.loopback && t.peer.peer) {
+    if (const PortInfo* pp = t.peer.peer->Port(t.peer.peer_port)) peer_nd = PortNetdev(*t.peer.peer, *pp).value_or("");
+  }
+  const std::string netdevs = nd ? (peer_nd.empty() || peer_nd == *nd ? *nd : absl::StrCat(*nd, " ", peer_nd)) : "";
+  auto each = [&](absl::string_view cmd) {
+    std::string s;
+    if (netdevs.empty()) return absl::StrCat(cmd, " NETDEV");
+    for (absl::string_view n : absl::StrSplit(netdevs, ' ')) absl::StrAppend(&s, s.empty() ? "" : "; ", cmd, " ", n);
+    return s;
+  };
+  out.push_back(absl::StrCat(each("tc qdisc show dev"),
+                             "   # a shaping qdisc (tbf, netem, htb) on the netdev caps or delays every RoCE packet"));
+  out.push_back(absl::StrCat(each("ip link show dev"), "; ibv_devinfo -d ", r.device,
+                             " | grep mtu   # path MTU ", r.settings.mtu, " of active ", r.active_mtu,
+                             ": a small MTU multiplies the packets"));
+  out.push_back(absl::StrCat("rdmacheck --checks firewall-4791,link-health -d ", r.device,
+                             "   # drops and retransmissions on the path"));
+  if (!IsSoftDevice(*t.dev)) {
+    out.push_back(absl::StrCat("cat /sys/class/infiniband/", r.device,
+                               "/device/numa_node; lscpu | grep NUMA   # run on the adapter's NUMA node"));
+  }
+  out.push_back(absl::StrCat("rdmacheck bench -d ", r.device, r.loopback ? "" : absl::StrCat(" --peer-dev ", r.peer_device),
+                             " --sweep pin,qp --advise   # pinning and QPs, measured on this node"));
+  return out;
+}
+
+}  // namespace rdmacheck

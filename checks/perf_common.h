@@ -1,0 +1,54 @@
+// What the bandwidth and latency checks share: the pair they measure (the
+// probes' peer choice), the run's settings, a run that could not be made or
+// ended early reported through the hung-qp probe's classification, and the
+// likely causes of a slow figure with the commands to check each.
+#ifndef RDMACHECK_CHECKS_PERF_COMMON_H_
+#define RDMACHECK_CHECKS_PERF_COMMON_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "acts/bench_types.h"
+#include "checks/check.h"
+#include "checks/hung_qp.h"
+
+namespace rdmacheck {
+
+struct PerfTarget {
+  const DeviceInfo* dev = nullptr;
+  int port = 1;
+  PeerChoice peer;
+  BenchEnds ends;
+  std::string pair;  // "rxe0 -> rxe1"
+};
+PerfTarget PerfTargetFor(const CheckContext& ctx, const DeviceInfo& dev);
+
+// The selected devices' pairs, each measured once: rxe1 -> rxe0 is left out
+// when rxe0 -> rxe1 is measured (the same QPs, the same path); a note says so.
+std::vector<PerfTarget> PerfTargets(const CheckContext& ctx, ResultBuilder& b);
+
+// The bench run of a check: short enough for the checklist (the bandwidth
+// run stops once stable, within about a second), with the probes' deadline.
+BenchSettings BandwidthCheckSettings(const Plan& plan);
+BenchSettings LatencyCheckSettings();
+
+// "-s 65536 -q 1 -l 1 --cq-mod 1 -t 128 -m 4096, 1.02 s, 340 messages"
+std::string RunSettingsText(const BenchResult& r);
+
+// A run that could not be set up (WARN, or FAIL for a port not ACTIVE with
+// its remedy), or that ended early (FAIL): the figures so far, the QP state
+// and, for a stall or an error completion, the cause as hung-qp classifies
+// it from a short exchange over the same pair (so the remedy is the one
+// hung-qp would give). `what`: "bandwidth" or "latency".
+void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
+                      const absl::StatusOr<BenchResult>& got, absl::string_view what, ResultBuilder& b);
+
+// The likely causes of a figure short of its threshold, most likely first,
+// each with the command that checks it (the path MTU against the netdevs',
+// pinning, NUMA locality on hardware, the firewall, the netdev's qdisc).
+std::vector<std::string> SlowCauses(const CheckContext& ctx, const PerfTarget& t, const BenchResult& r);
+
+}  // namespace rdmacheck
+
+#endif  // RDMACHECK_CHECKS_PERF_COMMON_H_
