@@ -10,6 +10,8 @@
 #   capture                       rdmacheck capture              ibv_devinfo -v
 #   static                        rdmacheck --skip <live ones>   ibv_devinfo -v
 #   full                          rdmacheck (default plan)       ib_write_bw -n 200, rxe1 <- rxe0
+#   full less perf                the same --skip bandwidth,latency  ib_write_bw -n 200
+#   (and what bandwidth + latency add: full less "full less perf", at most 3 s)
 #   startup                       rdmacheck --version            (none)
 #
 # Times are wall clock from bash's EPOCHREALTIME (no fork to read the clock).
@@ -17,12 +19,13 @@
 BENCH_RUNS=${GUEST_BENCH_RUNS:-5}
 # The checks that send traffic or create queues live, and the two that watch
 # a window: what "static" leaves out.
-BENCH_STATIC_SKIP=hung-qp,sge-page-crossing,cq-overrun,memory-budget,link-health,pcie
+BENCH_STATIC_SKIP=hung-qp,sge-page-crossing,cq-overrun,memory-budget,link-health,pcie,bandwidth,latency
 # Regression guards on the ratios (bench_record), about 1.5x what this build
 # measured (docs/performance.md): capture 4.1x, static 4.9x, full 1.8x.
 BENCH_GUARD_CAPTURE=6.5
 BENCH_GUARD_STATIC=7.5
 BENCH_GUARD_FULL=2.8
+BENCH_GUARD_FULL_LESS_PERF=2.8
 
 # bench_ms CMD...: runs CMD (output to /dev/null) and prints its wall time
 # in milliseconds; returns CMD's status.
@@ -86,6 +89,8 @@ run_bench() {
     jq -r '(.phases[] | "timing: \(.name) \(.seconds) s"), (.checks[] | "timing: check \(.id) \(.seconds) s")' \
       "$BENCH_DIR/full.json" >"$BENCH_DIR/t.txt" 2>/dev/null
     bench_timing full "$BENCH_DIR/t.txt"
+    ms=$(bench_ms "$RDMACHECK" --skip bandwidth,latency --format=json -o "$BENCH_DIR/full-less-perf.json") || true
+    printf 'full less perf\t%d\t%s\n' "$i" "$ms" >>"$raw"
     ms=$(bench_ms "$RDMACHECK" --version); printf 'version\t%d\t%s\n' "$i" "$ms" >>"$raw"
   done
   # Where the startup goes: the dynamic loader's own count.
@@ -94,7 +99,7 @@ run_bench() {
 
   local -A med
   local what
-  for what in "ibv_devinfo -v" capture static "ib_write_bw -n 200" full version; do
+  for what in "ibv_devinfo -v" capture static "ib_write_bw -n 200" full "full less perf" version; do
     med[$what]=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$raw" | median)
   done
   {
@@ -102,6 +107,8 @@ run_bench() {
     bench_row "capture vs ibv_devinfo -v" "${med[capture]}" "${med[ibv_devinfo -v]}" 2 "$BENCH_GUARD_CAPTURE"
     bench_row "static checklist vs ibv_devinfo -v" "${med[static]}" "${med[ibv_devinfo -v]}" 2 "$BENCH_GUARD_STATIC"
     bench_row "full checklist vs ib_write_bw -n 200" "${med[full]}" "${med[ib_write_bw -n 200]}" 1 "$BENCH_GUARD_FULL"
+    bench_row "full less bandwidth,latency vs ib_write_bw -n 200" "${med[full less perf]}" "${med[ib_write_bw -n 200]}" 1 \
+      "$BENCH_GUARD_FULL_LESS_PERF"
     printf 'rdmacheck --version\t%s\t\t\t\t\n' "${med[version]}"
   } >"$BENCH_DIR/time-to-verdict.tsv"
   local run phase
@@ -150,6 +157,14 @@ bench_record() {
       record FAIL "$label" "${ratio}x: ${r} ms against ${m} ms; over the guard ${guard}x: a regression"
     fi
   done <"$BENCH_DIR/time-to-verdict.tsv"
+  local added
+  added=$(awk -F'\t' '$1 ~ /^full checklist/ { f = $2 } $1 ~ /^full less/ { l = $2 } END { if (f != "" && l != "") print f - l }' \
+          "$BENCH_DIR/time-to-verdict.tsv")
+  if [[ -n "$added" ]] && ((added <= 3000)); then
+    record PASS "bench: bandwidth + latency add at most 3 s to the live checklist" "${added} ms"
+  else
+    record FAIL "bench: bandwidth + latency add at most 3 s to the live checklist" "${added:-no figure} ms"
+  fi
   local static_ms
   static_ms=$(awk -F'\t' '$1 ~ /^static/ { print $2 }' "$BENCH_DIR/time-to-verdict.tsv")
   if [[ -n "$static_ms" ]] && ((static_ms < 4000)); then

@@ -372,6 +372,8 @@ source "$SHARE/fleet.bash"
 source "$SHARE/engines.bash"
 # --- 6. bench: time to verdict against the manual tools (bench.bash) ----------
 source "$SHARE/bench.bash"
+# --- 7. perf: rdmacheck bench beside perftest (perf.bash) ----------------------
+source "$SHARE/perf.bash"
 
 # step NAME FUNC: FUNC, timed, unless GUEST_STEPS (run.sh --steps) is set and
 # NAME does not match it.
@@ -393,6 +395,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step captures run_captures
   step fleet run_fleet
   step bench run_bench
+  step perf run_perf
 fi
 topo_down
 echo "== guest-main done at $(uptime_s)s"

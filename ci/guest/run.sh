@@ -159,7 +159,7 @@ if ((!SMOKE_ONLY)) && [[ -z "$STEPS" || containers == $STEPS ]]; then
 fi
 
 # --- share ------------------------------------------------------------------------
-cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$HERE/engines.bash" "$SHARE/"
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$HERE/perf.bash" "$HERE/engines.bash" "$SHARE/"
 cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
 cp -r "$REPO/fixtures" "$SHARE/fixtures"
 {
