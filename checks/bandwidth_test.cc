@@ -65,7 +65,7 @@ TEST(Bandwidth, SoftDeviceWithoutAPlanMinimumIsEvidenceOnly) {
   EXPECT_EQ(*call.ends.gid_index, 1);
   EXPECT_EQ(call.settings.size, 65536u);
   ASSERT_TRUE(call.settings.stop.has_value());
-  EXPECT_LE(call.settings.stop->max_s, 1.0);
+  EXPECT_LE(call.settings.stop->max_s, 1.2);
 }
 
 TEST(Bandwidth, PlanMinimumPassesAndFailsWithTheCauses) {
@@ -128,6 +128,7 @@ TEST(Bandwidth, AStalledRunIsClassifiedAsHungQpWould) {
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 -> rxe1 bandwidth run", "stalled: no completion for 2 s", Verdict::kFail)));
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("cause", "path blocked", Verdict::kFail)));
   EXPECT_THAT(AllText(r), HasSubstr("nft list ruleset | grep 4791"));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("tc qdisc show dev va")));  // a qdisc can read as any class
   EXPECT_EQ(fake.traffic_probe.calls(), 1);
 }
 
@@ -141,7 +142,7 @@ TEST(Bandwidth, SetupProblemsAreNamed) {
   testing::FakeDevice down;
   Result d = RunBw(Live("rxe_mtu9000.profile"), FixturePlan(""),
                  absl::FailedPreconditionError("rxe1 port 1 is PORT_DOWN, not ACTIVE"), down);
-  EXPECT_EQ(d.verdict, Verdict::kFail);
+  EXPECT_EQ(d.verdict, Verdict::kWarn);  // port-active FAILs it
   EXPECT_THAT(d.remediation, Contains(HasSubstr("--checks port-active")));
 }
 

@@ -51,8 +51,10 @@ std::vector<PerfTarget> PerfTargets(const CheckContext& ctx, ResultBuilder& b) {
 BenchSettings BandwidthCheckSettings(const Plan& plan) {
   BenchSettings s;
   if (plan.perf && plan.perf->message_size) s.size = *plan.perf->message_size;
-  // Stable within 5 % over three 0.1 s slices, between 0.3 s and 1 s.
-  s.stop = StopRule{.slice_s = 0.1, .min_s = 0.3, .max_s = 1.0, .spread = 0.05, .slices = 3};
+  // Stable within 10 % over three 0.15 s slices, between 0.45 s and 1.2 s:
+  // about a second added to the checklist (Soft-RoCE under emulation is
+  // seldom steadier than that).
+  s.stop = StopRule{.slice_s = 0.15, .min_s = 0.45, .max_s = 1.2, .spread = 0.10, .slices = 3};
   return s;
 }
 
@@ -72,16 +74,20 @@ std::string RunSettingsText(const BenchResult& r) {
   }
   return absl::StrFormat("-s %d -q %d -l %d --cq-mod %d -t %d -m %d, %.2f s, %d messages%s", s.size, s.qps,
                          s.post_list, s.cq_mod, s.tx_depth, s.mtu, r.seconds, r.messages,
-                         s.stop ? (r.stable ? ", stable within 5 %" : ", not stable within 1 s") : "");
+                         s.stop ? (r.stable ? absl::StrFormat(", stable within %.0f %%", 100 * s.stop->spread)
+                                 : absl::StrFormat(", not stable within %g s", s.stop->max_s))
+                         : "");
 }
 
 void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
                       const absl::StatusOr<BenchResult>& got, absl::string_view what, ResultBuilder& b) {
   if (!got.ok()) {
+    // WARN, as hung-qp's: the check that owns the cause (port-active,
+    // memlock) FAILs it; this one could not carry out its run.
     const bool port_down = absl::IsFailedPrecondition(got.status()) &&
                            absl::StrContains(got.status().message(), "not ACTIVE");
     b.Expect(absl::StrCat(what, " run setup ", t.pair), "connected RC QPs", std::string(got.status().message()),
-             port_down ? Verdict::kFail : Verdict::kWarn);
+             Verdict::kWarn);
     if (port_down) b.Remedy(absl::StrCat("rdmacheck --checks port-active -d ", t.dev->name));
     if (absl::StrContains(got.status().message(), "RLIMIT_MEMLOCK"))
       b.Remedy(absl::StrCat("rdmacheck --checks memlock -d ", t.dev->name));
@@ -108,6 +114,12 @@ void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
     return;
   }
   Diagnosis dg = ReportFailure(ctx, *probe, b);
+  if (dg.cls != HangClass::kHealthy && dg.cls != HangClass::kInterrupted) {
+    // A shaping qdisc reads as any of these classes: tbf drops every packet
+    // larger than its burst (send_err, as an MTU above the path's), netem
+    // loss as a blocked path.
+    b.Remedy(SlowCauses(ctx, t, r).front());
+  }
   if (dg.cls == HangClass::kHealthy) {
     b.Note(absl::StrCat("hung-qp's exchange over ", t.pair,
                         " completed: the path carries single WRs, and stalls only under load"));

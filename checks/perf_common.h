@@ -36,8 +36,8 @@ BenchSettings LatencyCheckSettings();
 // "-s 65536 -q 1 -l 1 --cq-mod 1 -t 128 -m 4096, 1.02 s, 340 messages"
 std::string RunSettingsText(const BenchResult& r);
 
-// A run that could not be set up (WARN, or FAIL for a port not ACTIVE with
-// its remedy), or that ended early (FAIL): the figures so far, the QP state
+// A run that could not be set up (WARN with the remedy: port-active,
+// memlock), or that ended early (FAIL): the figures so far, the QP state
 // and, for a stall or an error completion, the cause as hung-qp classifies
 // it from a short exchange over the same pair (so the remedy is the one
 // hung-qp would give). `what`: "bandwidth" or "latency".

@@ -15,14 +15,14 @@ set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-1200}
+TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-1800}
 OUTDIR="" SCENARIOS="" STEPS="" VERBOSE=0 SMOKE_ONLY=0 BUILD=1
 
 usage() {
   sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   cat <<'EOF'
 Options:
-  --timeout S     hard limit for the guest boot, seconds (default 1200,
+  --timeout S     hard limit for the guest boot, seconds (default 1800,
                   or $RDMACHECK_GUEST_TIMEOUT)
   --out DIR       where the guest's outputs are kept (default: a new
                   /tmp/rdmacheck-guest.XXXXXX/out)
