@@ -186,6 +186,44 @@ perf_mtu1500() {
   topo_ensure 9000 1 || record FAIL "perf: topology back at MTU 9000"
 }
 
+# Ctrl-C in the middle of a bandwidth run, a latency run and a sweep: exit
+# 130 within a second, and the kernel's PD/CQ/QP/MR counts back where they
+# were (everything released on the way out).
+perf_sigint() {
+  local what args before after rc t0 i
+  for what in "bw" "lat" "sweep"; do
+    case $what in
+      bw) args=(-D 10) ;;
+      lat) args=(--lat -n 100000) ;;
+      sweep) args=(--sweep qp) ;;
+    esac
+    before=$(res_counts)
+    # Job control on: without it bash starts a background command with
+    # SIGINT ignored, and an ignored SIGINT stays ignored across exec.
+    set -m
+    "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 "${args[@]}" >"$PERF_DIR/sigint-$what.out" 2>&1 &
+    local pid=$!
+    set +m
+    sleep 2.5
+    t0=$EPOCHREALTIME
+    kill -INT "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    local took
+    took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    for ((i = 0; i < 30; i++)); do
+      after=$(res_counts)
+      [[ "$after" == "$before" ]] && break
+      sleep 0.1
+    done
+    if ((rc == 130)) && [[ "$after" == "$before" ]] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
+      record PASS "perf: Ctrl-C during bench ${args[*]}: exit 130 in ${took} s, nothing left" "$after"
+    else
+      record FAIL "perf: Ctrl-C during bench ${args[*]}" "exit $rc after ${took} s; before: $before; after: $after"
+    fi
+  done
+}
+
 run_perf() {
   [[ -x "$RDMACHECK" ]] || return 0
   PERF_DIR="$OUT/perf"
@@ -195,6 +233,7 @@ run_perf() {
   perf_fidelity
   perf_sweep
   perf_mtu1500
+  perf_sigint
   echo "== perf: fidelity"; bench_table "$PERF_DIR/fidelity.tsv"
   echo "== perf: sweep"; cat "$PERF_DIR/sweep.txt"
 }

@@ -136,6 +136,17 @@ TEST(BenchOutput, SvgIsWellFormedWithAPanelPerDimension) {
   EXPECT_THAT(svg, HasSubstr("&lt;rxe1&gt;"));
   EXPECT_THAT(svg, HasSubstr("not measured"));
   EXPECT_THAT(svg, HasSubstr("<title>4: 0.500 Gb/s</title>"));
+  // Sizes are labelled short under their points, in full in the tooltip.
+  SweepResult sizes;
+  SweepRow row;
+  row.point.dim = SweepDim::kSize;
+  row.point.value = "1048576";
+  row.point.x = 1048576;
+  row.result = Bw(0.2, 1048576);
+  sizes.rows.push_back(row);
+  std::string s2 = SweepSvg(sizes, true, "t");
+  EXPECT_THAT(s2, HasSubstr(">1M</text>"));
+  EXPECT_THAT(s2, HasSubstr("<title>1048576: 0.200 Gb/s</title>"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "tools/bench/bench_plot.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -13,11 +14,20 @@ namespace rdmacheck {
 
 namespace {
 
-constexpr int kPanelW = 330, kPanelH = 230, kCols = 3, kLeft = 52, kRight = 14, kTop = 30, kBottom = 44;
+constexpr int kPanelW = 330, kPanelH = 230, kCols = 3, kLeft = 52, kRight = 34, kTop = 30, kBottom = 44;
 constexpr int kHeader = 34;
 
+// 65536 -> "64K", 1048576 -> "1M": sizes that fit under their point.
+std::string ShortBytes(double v) {
+  const uint64_t b = static_cast<uint64_t>(v);
+  if (b >= (1u << 20) && b % (1u << 20) == 0) return absl::StrCat(b >> 20, "M");
+  if (b >= 1024 && b % 1024 == 0) return absl::StrCat(b >> 10, "K");
+  return absl::StrCat(b);
+}
+
 struct Pt {
-  std::string label;
+  std::string label;  // under the point
+  std::string tip;    // in its tooltip
   double y = 0;
   bool is_default = false;
 };
@@ -71,7 +81,7 @@ std::string Panel(int ox, int oy, const std::string& dim, const std::vector<Pt>&
                             "<circle class=\"point%s\" cx=\"%d\" cy=\"%d\" r=\"%d\"><title>%s: %.3f %s%s</title>"
                             "</circle>\n",
                             pts[i].is_default ? " default" : "", px(i), py(pts[i].y), pts[i].is_default ? 5 : 3,
-                            HtmlEscape(pts[i].label), pts[i].y, HtmlEscape(unit),
+                            HtmlEscape(pts[i].tip), pts[i].y, HtmlEscape(unit),
                             pts[i].is_default ? " (default)" : ""));
     absl::StrAppend(&s, absl::StrFormat("<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
                                         px(i), kTop + ph + 16, HtmlEscape(pts[i].label)));
@@ -93,8 +103,10 @@ std::string SweepSvg(const SweepResult& sw, bool gbits, const std::string& title
     }
     if (!r.result || r.result->end != BenchEnd::kOk || r.result->messages == 0) continue;
     lat = r.result->settings.mode == BenchMode::kLatency;
-    std::string label = r.point.dim == SweepDim::kPin ? (r.point.x > 0 ? "pinned" : "not pinned") : r.point.value;
-    by[r.point.dim].push_back({label, Figure(*r.result, gbits), r.point.is_default});
+    std::string label = r.point.dim == SweepDim::kPin    ? (r.point.x > 0 ? "pinned" : "not pinned")
+                        : r.point.dim == SweepDim::kSize ? ShortBytes(r.point.x)
+                                                          : r.point.value;
+    by[r.point.dim].push_back({label, r.point.value, Figure(*r.result, gbits), r.point.is_default});
   }
   const std::string unit = lat ? "median us" : gbits ? "Gb/s" : "MB/s";
   const int n = std::max<int>(1, static_cast<int>(order.size()));
