@@ -1,11 +1,8 @@
 // Needs rxe0 and rxe1 (tag "guest": the Soft-RoCE guest, rxe0 on veth va,
 // rxe1 on vb). Without them it SKIPs, unless RDMACHECK_GUEST=1 (set by
 // ci/guest/guest-main.sh) makes that a failure.
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-
 #include "acts/bench/bench_session.h"
+#include "acts/testing/guest_pair.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -15,19 +12,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-bool HaveDevice(const char* name) {
-  return std::ifstream(std::string("/sys/class/infiniband/") + name + "/ports/1/state").good();
-}
-
-class BenchGuestTest : public ::testing::Test {
+class BenchGuestTest : public testing::GuestPairTest {
  protected:
-  void SetUp() override {
-    if (!HaveDevice("rxe0") || !HaveDevice("rxe1")) {
-      const char* g = std::getenv("RDMACHECK_GUEST");
-      if (g != nullptr && std::strcmp(g, "1") == 0) FAIL() << "RDMACHECK_GUEST=1 but rxe0/rxe1 are missing";
-      GTEST_SKIP() << "needs rxe0 and rxe1 (the Soft-RoCE guest)";
-    }
-  }
   BenchEnds Pair() const {
     BenchEnds e;
     e.device = "rxe0";

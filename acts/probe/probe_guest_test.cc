@@ -1,10 +1,7 @@
 // Needs rxe0 and rxe1 (tag "guest": the Soft-RoCE guest, rxe0 on veth va,
 // rxe1 on vb). Without them it SKIPs, unless RDMACHECK_GUEST=1 (set by
 // ci/guest/guest-main.sh) makes that a failure.
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-
+#include "acts/testing/guest_pair.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "acts/probe/classify.h"
@@ -16,20 +13,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-bool HaveDevice(const char* name) {
-  return std::ifstream(std::string("/sys/class/infiniband/") + name + "/ports/1/state").good();
-}
-
-class ProbeGuestTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!HaveDevice("rxe0") || !HaveDevice("rxe1")) {
-      const char* g = std::getenv("RDMACHECK_GUEST");
-      if (g != nullptr && std::strcmp(g, "1") == 0) FAIL() << "RDMACHECK_GUEST=1 but rxe0/rxe1 are missing";
-      GTEST_SKIP() << "needs rxe0 and rxe1 (the Soft-RoCE guest)";
-    }
-  }
-};
+class ProbeGuestTest : public testing::GuestPairTest {};
 
 TEST_F(ProbeGuestTest, Rxe0ToRxe1SendsAndWritesEveryByte) {
   ProbeRequest req;
