@@ -76,6 +76,14 @@ absl::Status ToRts(const QueuePair& qp, const RcPath& p) {
   return absl::OkStatus();
 }
 
+absl::Status ToErr(const QueuePair& qp, const std::string& dev) {
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_ERR;
+  if (int rc = ibv_modify_qp(qp.get(), &a, IBV_QP_STATE); rc != 0)
+    return VerbsError(absl::StrCat("ibv_modify_qp(dev=", dev, " qp=", qp.qp_num(), " state=ERR)"), rc);
+  return absl::OkStatus();
+}
+
 absl::Status ConnectRc(const QueuePair& qp, const RcPath& p) {
   RDMACHECK_RETURN_IF_ERROR(ToInit(qp, p));
   RDMACHECK_RETURN_IF_ERROR(ToRtr(qp, p));

@@ -61,6 +61,11 @@ absl::Status ToInit(const QueuePair& qp, const RcPath& p);
 absl::Status ToRtr(const QueuePair& qp, const RcPath& p);
 // RTR -> RTS: timeout, retry_cnt, rnr_retry, sq_psn, rd_atomic reads issued.
 absl::Status ToRts(const QueuePair& qp, const RcPath& p);
+// Any state -> ERR, flushing every WR still queued. Before a QP with WRs in
+// flight is destroyed: rxe's requester retries a packet its netdev refuses
+// (send_err) for as long as the QP is not in error, and destroying the QP
+// while it does has been seen to wait on it.
+absl::Status ToErr(const QueuePair& qp, const std::string& dev);
 // ToInit, ToRtr, ToRts; the first failure.
 absl::Status ConnectRc(const QueuePair& qp, const RcPath& p);
 

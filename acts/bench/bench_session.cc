@@ -133,7 +133,14 @@ struct BenchSession::State {
 };
 
 BenchSession::BenchSession(std::unique_ptr<State> st) : st_(std::move(st)) {}
-BenchSession::~BenchSession() = default;
+BenchSession::~BenchSession() {
+  // A run that stalled or failed may leave WRs in flight: stop both
+  // requesters (ERR flushes them) before the QPs are destroyed.
+  if (st_ && st_->broken) {
+    for (const verbs::QueuePair& qp : st_->a.qps) (void)verbs::ToErr(qp, st_->a.base.dev);
+    for (const verbs::QueuePair& qp : st_->b.qps) (void)verbs::ToErr(qp, st_->b.base.dev);
+  }
+}
 const SessionShape& BenchSession::shape() const { return st_->shape; }
 int BenchSession::active_mtu() const { return st_->active_mtu; }
 

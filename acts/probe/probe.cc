@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "util/status_macros.h"
 #include "util/stop_flag.h"
+#include "verbs/rc_connect.h"
 
 namespace rdmacheck {
 namespace {
@@ -185,6 +186,11 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
   DrainAsyncEvents(*b.ctx, b.dev, 0.0, AsyncEventText::kWithElement, &r.async_events);
   r.qp_state = QpStateOf(a);
   r.peer_qp_state = QpStateOf(b);
+  // A WR left in flight: stop both requesters before the QPs are destroyed.
+  if (failed) {
+    (void)verbs::ToErr(*a.qp, a.dev);
+    (void)verbs::ToErr(*b.qp, b.dev);
+  }
   std::optional<Counters> after_a = SnapCounters(req.sysfs_root, a), after_b = SnapCounters(req.sysfs_root, b);
   if (after_a) r.counters_after = *after_a;
   if (after_b) r.peer_counters_after = *after_b;
