@@ -1,7 +1,6 @@
 #include "acts/bench/bench_runner.h"
 
 #include <algorithm>
-#include <sys/resource.h>
 
 namespace rdmacheck {
 
@@ -19,17 +18,9 @@ std::optional<SessionShape> CoveringShape(const std::vector<BenchSettings>& all)
   return sh;
 }
 
-namespace {
-std::optional<uint64_t> SoftMemlock() {
-  rlimit rl{};
-  if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return std::nullopt;
-  return static_cast<uint64_t>(rl.rlim_cur);
-}
-}  // namespace
-
 void LiveRunner::Prepare(const std::vector<BenchSettings>& upcoming) {
   next_ = CoveringShape(upcoming);
-  if (next_ && !CheckMemlock(RegisteredBytes(*next_), SoftMemlock()).ok()) next_.reset();
+  if (next_ && !CheckMemlock(RegisteredBytes(*next_), SoftMemlockLimit()).ok()) next_.reset();
 }
 
 absl::StatusOr<BenchResult> LiveRunner::Run(const BenchSettings& s) {

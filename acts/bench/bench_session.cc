@@ -71,13 +71,13 @@ absl::Status CheckMemlock(uint64_t bytes, std::optional<uint64_t> limit) {
       "or LimitMEMLOCK=infinity in the service's unit)"));
 }
 
-namespace {
-
-std::optional<uint64_t> MemlockLimit() {
+std::optional<uint64_t> SoftMemlockLimit() {
   rlimit rl{};
   if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return std::nullopt;
   return static_cast<uint64_t>(rl.rlim_cur);
 }
+
+namespace {
 
 // One end: the probe's open end (context, port, GID, PD), a CQ and a QP per
 // QP of the shape, and one registered region sliced per QP. Destroyed QPs ->
@@ -205,7 +205,7 @@ ibv_mtu MtuEnum(int bytes) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds& ends, const SessionShape& shape) {
-  RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(shape), MemlockLimit()));
+  RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(shape), SoftMemlockLimit()));
   const double t0 = MonotonicSeconds();
   auto st = std::make_unique<State>();
   st->ends = ends;

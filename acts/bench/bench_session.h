@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "acts/bench_types.h"
@@ -46,6 +47,8 @@ uint64_t RegisteredBytes(const SessionShape& shape);
 // remedy when `bytes` exceed the soft RLIMIT_MEMLOCK `limit` (nullopt:
 // unlimited). Separate so it is tested without a device.
 absl::Status CheckMemlock(uint64_t bytes, std::optional<uint64_t> limit);
+// This process's soft RLIMIT_MEMLOCK in bytes; nullopt when unlimited.
+std::optional<uint64_t> SoftMemlockLimit();
 
 class BenchSession {
  public:
