@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "facts/hw_counters.h"
 
@@ -46,7 +48,10 @@ inline constexpr uint64_t kDefaultBwIters = 5000;
 inline constexpr uint32_t kDefaultLatSize = 2;
 inline constexpr uint64_t kDefaultLatIters = 1000;
 
-// Which devices: one device to itself (peer_device empty) or two local ones.
+class BenchPeer;
+
+// Which devices: one device to itself (peer_device empty), two local ones,
+// or this host's device and one on another host (far set: peer mode).
 struct BenchEnds {
   std::string device;
   int port = 1;
@@ -58,6 +63,10 @@ struct BenchEnds {
   // the reply) before it ends as stalled.
   double deadline_s = 2.0;
   std::string sysfs_root = "/sys";
+  // Peer mode: the far end is `rdmacheck serve` on another host, reached
+  // through this (not owned; tools/peer implements it over the side
+  // channel); peer_device names its device there ("": the one it serves).
+  BenchPeer* far = nullptr;
 };
 
 // When a duration run is stable enough to stop (the sweep's points): at
@@ -146,6 +155,74 @@ struct BenchResult {
   std::vector<std::string> notes;
 
   double bw_avg_mbps() const;  // MB/s, 2^20 bytes (perftest's MB/sec)
+};
+
+// --- peer mode ---------------------------------------------------------------
+// A session across hosts: this host's end posts every WR (the requester);
+// the far end's QPs and region are its targets, and the far end keeps its
+// receive queues full (SEND) or answers each ping (latency). These cross the
+// side channel (tools/peer/messages.h), so they are plain data.
+
+// What the far end needs to create and connect its QPs: the session's shape
+// and this end's QPs, GID and region.
+struct BenchNear {
+  BenchMode mode = BenchMode::kBandwidth;
+  BenchOp op = BenchOp::kWrite;
+  int qps = 1;
+  uint32_t max_size = kDefaultBwSize;
+  int tx_depth = kDefaultTxDepth;
+  uint32_t inline_size = 0;
+  int mtu = 0;          // the path MTU asked, bytes; 0: the smaller active MTU
+  int active_mtu = 0;   // this end's, bytes
+  int rd_atomic = 1;    // READs in flight this end allows
+  std::string device;   // this end's, for the far end's log
+  std::string peer_device;  // the far end's to use ("": the one it serves)
+  std::optional<int> peer_gid_index;
+  std::string gid;      // this end's, textual
+  std::vector<uint32_t> qpns;
+  uint64_t addr = 0;    // this end's region (latency: the far end writes its first half)
+  uint32_t rkey = 0;
+  uint64_t region_bytes = 0;
+};
+
+// The far end's answer: its QPs (connected to ours), GID and region.
+struct BenchFar {
+  std::string device;  // "rxe1@198.18.0.2" once tools/peer names the host
+  int port = 1;
+  std::string gid;
+  int gid_index = -1;
+  int active_mtu = 0;  // the far port's, bytes
+  int path_mtu = 0;    // what both ends' QPs were connected with, bytes
+  int rd_atomic = 1;   // READs in flight both allow
+  std::vector<uint32_t> qpns;
+  uint64_t addr = 0;
+  uint32_t rkey = 0;
+  uint64_t region_bytes = 0;
+};
+
+// What the far end's half saw of one run.
+struct BenchFarRun {
+  BenchEnd end = BenchEnd::kOk;
+  std::string failure;
+  int wc_status = 0;
+  std::string wc_status_text;
+  uint32_t vendor_err = 0;
+  std::string qp_state;
+  bool counters_known = false;
+  Counters counters_before, counters_after;
+};
+
+// This end's line to the far end. Open creates and connects the far end's
+// QPs (one far session at a time); Start readies its half of a run (receives
+// posted, the ping target cleared) and returns once it is ready; Finish ends
+// that half and says what it saw; Close releases the far end's QPs.
+class BenchPeer {
+ public:
+  virtual ~BenchPeer() = default;
+  virtual absl::StatusOr<BenchFar> Open(const BenchNear& near) = 0;
+  virtual absl::Status Start(const BenchSettings& s) = 0;
+  virtual absl::StatusOr<BenchFarRun> Finish() = 0;
+  virtual void Close() = 0;
 };
 
 }  // namespace rdmacheck

@@ -8,12 +8,12 @@ namespace rdmacheck {
 
 CommandLine BenchCommandLine(BenchOptions* o) {
   CommandLine cl("rdmacheck bench",
-                 "[-d DEV] [--peer-dev DEV] [--op write|send|read] [--lat] [-s BYTES] [-q QPS] [-l N]\n"
+                 "[-d DEV] [--peer HOST[:PORT]] [--peer-dev DEV] [--op write|send|read] [--lat] [-s BYTES] [-q QPS] [-l N]\n"
                  "       [--cq-mod N] [-I BYTES] [-m MTU] [-t DEPTH] [-n ITERS | -D SECS] [--pin CPUS]\n"
                  "       [--sweep DIMS [--advise] [--plot FILE]] [--report_gbits] [--format text|json|csv]",
                  "Measures RDMA bandwidth (as ib_write_bw, ib_send_bw, ib_read_bw report it) or WRITE\n"
-                 "latency (as ib_write_lat) between two devices of this host, or from one device to\n"
-                 "itself; with --sweep, the tuning dimensions one at a time, each point until it is\n"
+                 "latency (as ib_write_lat) between two devices of this host, from one device to\n"
+                 "itself, or to a device of another host running `rdmacheck serve` (--peer); with --sweep, the tuning dimensions one at a time, each point until it is\n"
                  "stable, and with --advise the best measured setting per dimension against the\n"
                  "default and the combination re-measured (docs/bench.md).",
                  "Exit status: 0 every run completed, 1 a run ended early (stalled, error\n"
@@ -23,9 +23,11 @@ CommandLine BenchCommandLine(BenchOptions* o) {
       .Int("-i,--ib-port", &o->ends.port, 1, 255, "PORT", "its port (default 1)")
       .Int("-x,--gid-index", &o->ends.gid_index, 0, 255, "N",
            "the GID index (default: the RoCE v2 IPv4 entry, as the probes choose)")
+      .Text("--peer", &o->peer, "HOST[:PORT]",
+            "the far end is on HOST, which runs `rdmacheck serve` (port 18516)")
       .Text("--peer-dev", &o->ends.peer_device, "DEV",
             "the far end: another device of this host (default: -d itself,\n"
-            "loopback QPs)")
+            "loopback QPs); with --peer, the far host's (default: the one it serves)")
       .Int("--peer-port", &o->ends.peer_port, 1, 255, "PORT", "its port (default 1)")
       .Value("--op", "OP", "the operation: write (default), send or read", "write, send or read",
              [&s](const std::string& v) {

@@ -46,6 +46,14 @@ TEST(BenchFlags, TheStudysSpellingOfReportGbitsToo) {
   EXPECT_EQ(*o.plot, "x.svg");
 }
 
+TEST(BenchFlags, PeerNamesTheFarHost) {
+  BenchOptions o;
+  CommandLine cl = BenchCommandLine(&o);
+  ASSERT_TRUE(cl.Parse({"-d", "rxe0", "--peer", "198.18.0.2:18600", "--peer-dev", "rxe1"}).ok());
+  EXPECT_EQ(*o.peer, "198.18.0.2:18600");
+  EXPECT_EQ(o.ends.peer_device, "rxe1");
+}
+
 TEST(BenchFlags, BadValuesAreNamed) {
   std::ostringstream out, err;
   EXPECT_EQ(RunBenchCli({"--op", "atomic"}, out, err), 2);
@@ -56,8 +64,16 @@ TEST(BenchFlags, BadValuesAreNamed) {
   err.str("");
   EXPECT_EQ(RunBenchCli({"-m", "9000"}, out, err), 2);
   err.str("");
-  EXPECT_EQ(RunBenchCli({"--peer", "host1"}, out, err), 2);
-  EXPECT_THAT(err.str(), HasSubstr("unknown flag --peer"));
+  EXPECT_EQ(RunBenchCli({"--peers", "host1"}, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("unknown flag --peers"));
+  err.str("");
+  // A far end that is not an address is bad usage; one that does not answer
+  // is a run that could not happen.
+  EXPECT_EQ(RunBenchCli({"-d", "rxe0", "--peer", "198.18.0.2:99999"}, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("--peer 198.18.0.2:99999"));
+  err.str("");
+  EXPECT_EQ(RunBenchCli({"-d", "rxe0", "--peer", "127.0.0.1:1"}, out, err), 3);
+  EXPECT_THAT(err.str(), HasSubstr("rdmacheck bench: --peer 127.0.0.1:1: "));
   out.str("");
   EXPECT_EQ(RunBenchCli({"--help"}, out, err), 0);
   EXPECT_THAT(out.str(), HasSubstr("--sweep"));

@@ -1,5 +1,6 @@
 #include "acts/bench/bench_session.h"
 
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <pthread.h>
 #include <sched.h>
@@ -122,7 +123,8 @@ class ThreadPin {
 struct BenchSession::State {
   BenchEnds ends;
   SessionShape shape;
-  Side a, b;
+  Side a, b;  // b is empty in peer mode: the far end holds it
+  BenchFar far;  // peer mode: the far end's QPs and region
   bool loopback = false;
   int active_mtu = 0;
   int path_mtu = 0;
@@ -140,6 +142,7 @@ BenchSession::~BenchSession() {
     for (const verbs::QueuePair& qp : st_->a.qps) (void)verbs::ToErr(qp, st_->a.base.dev);
     for (const verbs::QueuePair& qp : st_->b.qps) (void)verbs::ToErr(qp, st_->b.base.dev);
   }
+  if (st_ && st_->ends.far) st_->ends.far->Close();
 }
 const SessionShape& BenchSession::shape() const { return st_->shape; }
 int BenchSession::active_mtu() const { return st_->active_mtu; }
@@ -175,15 +178,39 @@ absl::Status SetUpSide(Side* s, const SessionShape& sh, bool requester, int max_
   return absl::OkStatus();
 }
 
-absl::Status ConnectSides(Side* from, const Side& to, ibv_mtu mtu, int rd_atomic) {
+// The other end's QPs as a connect needs them: local, or across the side
+// channel in peer mode.
+struct Dest {
+  std::vector<uint32_t> qpns;
+  ibv_gid gid{};
+  std::string gid_text;
+};
+
+Dest DestOf(const Side& s) {
+  Dest d{{}, s.base.raw_gid, s.base.gid.gid};
+  for (const verbs::QueuePair& qp : s.qps) d.qpns.push_back(qp.qp_num());
+  return d;
+}
+
+absl::StatusOr<Dest> DestOf(const std::vector<uint32_t>& qpns, const std::string& gid) {
+  Dest d{qpns, {}, gid};
+  if (inet_pton(AF_INET6, gid.c_str(), d.gid.raw) != 1)
+    return absl::InvalidArgumentError(absl::StrCat("far end's GID '", gid, "' is not an IPv6 address"));
+  return d;
+}
+
+absl::Status ConnectSides(Side* from, const Dest& to, ibv_mtu mtu, int rd_atomic) {
+  if (to.qpns.size() != from->qps.size())
+    return absl::InvalidArgumentError(
+        absl::StrCat("the far end has ", to.qpns.size(), " QPs for this end's ", from->qps.size()));
   for (size_t i = 0; i < from->qps.size(); ++i) {
     verbs::RcPath p;
     p.dev = from->base.dev;
     p.port = from->base.port;
     p.path_mtu = mtu;
-    p.dest_qpn = to.qps[i].qp_num();
-    p.dgid = to.base.raw_gid;
-    p.dgid_text = to.base.gid.gid;
+    p.dest_qpn = to.qpns[i];
+    p.dgid = to.gid;
+    p.dgid_text = to.gid_text;
     p.sgid_index = from->base.gid.index;
     p.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
     p.rd_atomic = rd_atomic;
@@ -204,15 +231,66 @@ ibv_mtu MtuEnum(int bytes) {
 
 }  // namespace
 
+namespace {
+
+// READs in flight one end allows, as perftest asks for (at most 16).
+int RdAtomic(const ibv_device_attr_ex& d) {
+  return std::max(1, std::min({d.orig_attr.max_qp_init_rd_atom, d.orig_attr.max_qp_rd_atom, 16}));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds& ends, const SessionShape& shape) {
-  RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(shape), SoftMemlockLimit()));
+  // Peer mode registers only this end's half here; the far end checks its own.
+  RDMACHECK_RETURN_IF_ERROR(
+      CheckMemlock(RegisteredBytes(shape) / (ends.far ? 2 : 1), SoftMemlockLimit()));
   const double t0 = MonotonicSeconds();
   auto st = std::make_unique<State>();
   st->ends = ends;
   st->shape = shape;
-  st->loopback = ends.peer_device.empty() || ends.peer_device == ends.device;
-  const std::string peer = st->loopback ? ends.device : ends.peer_device;
+  st->loopback = !ends.far && (ends.peer_device.empty() || ends.peer_device == ends.device);
   RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(ends.sysfs_root, ends.device, ends.port, ends.gid_index, &st->a.base));
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex da, st->a.base.ctx->QueryDeviceEx());
+  if (ends.far) {
+    // This end's QPs first: the far end connects its own to them and answers
+    // with theirs, the path MTU both use and the READs in flight both allow.
+    const int ours = 128 << st->a.base.port_attr.active_mtu;
+    if (MtuChoice m = ChooseBenchMtu(shape.mtu, ours); !m.error.empty()) return absl::InvalidArgumentError(m.error);
+    RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->a, shape, true, da.orig_attr.max_qp_wr));
+    BenchNear n;
+    n.mode = shape.mode;
+    n.op = shape.op;
+    n.qps = shape.qps;
+    n.max_size = shape.max_size;
+    n.tx_depth = shape.tx_depth;
+    n.inline_size = shape.inline_size;
+    n.mtu = shape.mtu;
+    n.active_mtu = ours;
+    n.rd_atomic = RdAtomic(da);
+    n.device = ends.device;
+    n.peer_device = ends.peer_device;
+    n.peer_gid_index = ends.peer_gid_index;
+    n.gid = st->a.base.gid.gid;
+    for (const verbs::QueuePair& qp : st->a.qps) n.qpns.push_back(qp.qp_num());
+    n.addr = reinterpret_cast<uintptr_t>(st->a.region->buf.data());
+    n.rkey = st->a.region->mr.rkey();
+    n.region_bytes = st->a.region->buf.size();
+    RDMACHECK_ASSIGN_OR_RETURN(st->far, ends.far->Open(n));
+    // From here the far end holds QPs: ~BenchSession closes them, on every path.
+    auto session = std::unique_ptr<BenchSession>(new BenchSession(std::move(st)));
+    State& s = *session->st_;
+    s.active_mtu = std::min(ours, s.far.active_mtu);
+    s.path_mtu = s.far.path_mtu;
+    if (s.path_mtu > s.active_mtu || s.path_mtu < 256 || s.far.region_bytes < RegionBytes(shape))
+      return absl::InvalidArgumentError(absl::StrCat("the far end answered path MTU ", s.path_mtu, " (active ",
+                                                     s.active_mtu, ") and a region of ", s.far.region_bytes,
+                                                     " bytes for ", RegionBytes(shape)));
+    RDMACHECK_ASSIGN_OR_RETURN(Dest to, DestOf(s.far.qpns, s.far.gid));
+    RDMACHECK_RETURN_IF_ERROR(ConnectSides(&s.a, to, MtuEnum(s.path_mtu), std::min(n.rd_atomic, s.far.rd_atomic)));
+    s.setup_seconds = MonotonicSeconds() - t0;
+    return session;
+  }
+  const std::string peer = st->loopback ? ends.device : ends.peer_device;
   RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(ends.sysfs_root, peer, st->loopback ? ends.port : ends.peer_port,
                                          ends.peer_gid_index ? ends.peer_gid_index : ends.gid_index, &st->b.base));
   const ibv_mtu active = std::min(st->a.base.port_attr.active_mtu, st->b.base.port_attr.active_mtu);
@@ -221,16 +299,13 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
   if (!mtu.error.empty()) return absl::InvalidArgumentError(mtu.error);
   st->path_mtu = mtu.bytes;
 
-  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex da, st->a.base.ctx->QueryDeviceEx());
   RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex db, st->b.base.ctx->QueryDeviceEx());
   const int max_wr = std::min(da.orig_attr.max_qp_wr, db.orig_attr.max_qp_wr);
-  // READs in flight: what both ends allow, as perftest asks for.
-  const int rd = std::max(1, std::min({da.orig_attr.max_qp_init_rd_atom, db.orig_attr.max_qp_rd_atom,
-                                       db.orig_attr.max_qp_init_rd_atom, da.orig_attr.max_qp_rd_atom, 16}));
+  const int rd = std::min(RdAtomic(da), RdAtomic(db));
   RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->a, shape, true, max_wr));
   RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->b, shape, false, max_wr));
-  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->a, st->b, MtuEnum(st->path_mtu), rd));
-  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, st->a, MtuEnum(st->path_mtu), rd));
+  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->a, DestOf(st->b), MtuEnum(st->path_mtu), rd));
+  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, DestOf(st->a), MtuEnum(st->path_mtu), rd));
   st->setup_seconds = MonotonicSeconds() - t0;
   return std::unique_ptr<BenchSession>(new BenchSession(std::move(st)));
 }
@@ -300,10 +375,37 @@ void RefillRecvs(const Side& b, int i, BenchResult* r) {
   }
 }
 
-// recv_posted: the receives outstanding on each of b's QPs, kept across the
-// runs of a session (a SEND run leaves its receive queues full for the next).
-void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& s, const std::atomic<bool>& stop,
-                  std::vector<int>* recv_posted, BenchResult* r) {
+// The far end's region as this end's WRITEs and READs address it (a local
+// side's, or the one the far end announced in peer mode).
+struct WriteTarget {
+  uint64_t addr = 0;
+  uint32_t rkey = 0;
+};
+WriteTarget TargetOf(const Side& s) { return {reinterpret_cast<uintptr_t>(s.region->buf.data()), s.region->mr.rkey()}; }
+
+// Posts the receives that bring each of b's first q QPs to its granted
+// depth; recv_posted: the receives outstanding per QP, kept across the runs
+// of a session (a SEND run leaves its receive queues full for the next).
+bool FillRecvs(const Side& b, int q, std::vector<int>* recv_posted, BenchResult* r) {
+  const int rx = static_cast<int>(b.qps[0].granted().max_recv_wr);
+  recv_posted->resize(b.qps.size(), 0);
+  for (int i = 0; i < q; ++i) {
+    const int more = rx - (*recv_posted)[i];
+    if (more <= 0) continue;
+    (*recv_posted)[i] = rx;
+    if (int rc = PostRecvs(b, i, more); rc != 0) {
+      Fail(r, BenchEnd::kPostFailed,
+           std::string(verbs::VerbsError(absl::StrCat("ibv_post_recv(dev=", b.base.dev, ")"), rc).message()));
+      return false;
+    }
+  }
+  return true;
+}
+
+// b: the far side when it is local (its receives refilled here), nullptr in
+// peer mode (the far end refills its own); bt: where the WRITEs land.
+void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
+                  const std::atomic<bool>& stop, std::vector<int>* recv_posted, BenchResult* r) {
   const int q = std::max(1, s.qps);
   const int l = std::max(1, s.post_list);
   const int m = r->settings.cq_mod;
@@ -315,17 +417,8 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& 
   const bool inl = r->settings.inline_size && s.size <= *r->settings.inline_size;
   const uint32_t size = s.size;
   std::vector<uint64_t> posted(q, 0), done(q, 0), last_sig(q, 0);
-  const int rx = s.op == BenchOp::kSend ? static_cast<int>(b.qps[0].granted().max_recv_wr) : 0;
-  recv_posted->resize(b.qps.size(), 0);
-  for (int i = 0; i < q && rx > 0; ++i) {
-    const int more = rx - (*recv_posted)[i];
-    if (more <= 0) continue;
-    (*recv_posted)[i] = rx;
-    if (int rc = PostRecvs(b, i, more); rc != 0) {
-      Fail(r, BenchEnd::kPostFailed, std::string(verbs::VerbsError(absl::StrCat("ibv_post_recv(dev=", b.base.dev, ")"), rc).message()));
-      return;
-    }
-  }
+  const bool rx = s.op == BenchOp::kSend && b != nullptr;
+  if (rx && !FillRecvs(*b, q, recv_posted, r)) return;
   std::vector<ibv_send_wr> wr(l);
   std::vector<ibv_sge> sge(l);
   ibv_wc wc[32];
@@ -393,8 +486,8 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& 
             w.opcode = IBV_WR_SEND;
           } else {
             w.opcode = s.op == BenchOp::kRead ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
-            w.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(b.region->buf.data()) + off;
-            w.wr.rdma.rkey = b.region->mr.rkey();
+            w.wr.rdma.remote_addr = bt.addr + off;
+            w.wr.rdma.rkey = bt.rkey;
           }
         }
         ibv_send_wr* bad = nullptr;
@@ -427,7 +520,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& 
         done[i] = wc[k].wr_id;
         progressed = true;
       }
-      if (rx > 0) RefillRecvs(b, i, r);
+      if (rx) RefillRecvs(*b, i, r);
     }
     if (r->end != BenchEnd::kOk) break;
     const double t = MonotonicSeconds();
@@ -456,7 +549,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& 
     }
   }
   // The last receives' completions, so the next run starts with full queues.
-  for (int i = 0; i < q && rx > 0; ++i) RefillRecvs(b, i, r);
+  for (int i = 0; i < q && rx; ++i) RefillRecvs(*b, i, r);
   r->messages = total_done - start_done;
   r->bytes = r->messages * size;
   r->seconds = start_t >= 0 ? last_t - start_t : 0;
@@ -500,7 +593,7 @@ uint8_t* Source(const Side& s) { return s.region->buf.data() + s.region->buf.siz
 // One WRITE of `size` bytes from `from`'s source half to `to`'s target half,
 // signalled; when the send queue is full (`depth`), its completions are
 // waited for first, within `deadline_s`.
-bool PingWrite(const Side& from, const Side& to, uint32_t size, bool inl, int depth, double deadline_s,
+bool PingWrite(const Side& from, WriteTarget to, uint32_t size, bool inl, int depth, double deadline_s,
                int* outstanding, BenchResult* r) {
   if (!Reap(from, outstanding, r)) return false;
   if (*outstanding >= depth) {
@@ -519,8 +612,8 @@ bool PingWrite(const Side& from, const Side& to, uint32_t size, bool inl, int de
   w.num_sge = 1;
   w.opcode = IBV_WR_RDMA_WRITE;
   w.send_flags = IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0);
-  w.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(Target(to));
-  w.wr.rdma.rkey = to.region->mr.rkey();
+  w.wr.rdma.remote_addr = to.addr;  // the target half comes first
+  w.wr.rdma.rkey = to.rkey;
   ibv_send_wr* bad = nullptr;
   if (int rc = ibv_post_send(from.qps[0].get(), &w, &bad); rc != 0) {
     Fail(r, BenchEnd::kPostFailed,
@@ -555,19 +648,46 @@ class Joiner {
   std::thread t_;
 };
 
-// ib_write_lat's ping-pong: a writes to b; b, on a thread of its own as
-// ib_write_lat's other process, sees the last byte change and writes back;
-// half of each round trip, timed at a, is one sample.
-void RunLatency(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& s, const std::atomic<bool>& stop,
-                BenchResult* r) {
+// The answering half of the ping-pong, as ib_write_lat's other process:
+// each time the last byte of b's target changes to the next mark, b writes
+// the mark back to `to` (the pinging end's target). No deadline of its own:
+// the pinging end gives up and raises `quit`.
+void Respond(const Side& b, WriteTarget to, const BenchSettings& s, double deadline_s, const std::atomic<bool>& stop,
+             const std::atomic<bool>& quit, BenchResult* far) {
+  const uint32_t size = std::max<uint32_t>(1, s.size);
+  const bool inl = s.inline_size && size <= *s.inline_size;
+  const int depth = std::min(std::max(1, s.tx_depth), static_cast<int>(b.qps[0].granted().max_send_wr));
+  const uint64_t iters = std::max<uint64_t>(2, s.iters);
+  int out_b = 0;
+  for (uint64_t k = 1; k <= iters && !quit.load(); ++k) {
+    const uint8_t mark = static_cast<uint8_t>(k);
+    if (!WaitByte(Target(b) + size - 1, mark, std::numeric_limits<double>::infinity(), stop, quit)) return;
+    Source(b)[size - 1] = mark;
+    if (!PingWrite(b, to, size, inl, depth, deadline_s, &out_b, far)) return;
+    // As ib_write_lat (run_iter_lat_write): its own completion before the next byte.
+    Drain(b, &out_b, deadline_s, far);
+  }
+  Drain(b, &out_b, deadline_s, far);
+}
+
+// Clears the ping-pong's bytes of one side before a run.
+void ClearPing(const Side& s, uint32_t size) {
+  std::fill(Target(s), Target(s) + size, 0);
+  std::fill(Source(s), Source(s) + size, 0);
+}
+
+// ib_write_lat's ping-pong (perftest's run_iter_lat_write): a writes to b and
+// waits for that WRITE's completion, then for b's answer; b answers
+// (Respond) on a thread of its own, or in peer mode at the far end; half of
+// each round trip, timed at a from post to answer, is one sample. b: nullptr in peer mode; bt: where a's WRITEs land.
+void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
+                const std::atomic<bool>& stop, BenchResult* r) {
   const uint32_t size = std::max<uint32_t>(1, s.size);
   const bool inl = r->settings.inline_size && size <= *r->settings.inline_size;
   const uint64_t iters = std::max<uint64_t>(2, s.iters);
   const int depth = std::min(std::max(1, s.tx_depth), static_cast<int>(a.qps[0].granted().max_send_wr));
-  std::fill(Target(a), Target(a) + size, 0);
-  std::fill(Target(b), Target(b) + size, 0);
-  std::fill(Source(a), Source(a) + size, 0);
-  std::fill(Source(b), Source(b) + size, 0);
+  ClearPing(a, size);
+  if (b) ClearPing(*b, size);
   std::vector<double> samples;
   samples.reserve(iters);
   std::atomic<bool> quit{false};
@@ -575,27 +695,20 @@ void RunLatency(const BenchEnds& ends, Side& a, Side& b, const BenchSettings& s,
   far.settings = r->settings;
   const double t0 = MonotonicSeconds();
   {
-    Joiner responder(std::thread([&] {
-      int out_b = 0;
-      for (uint64_t k = 1; k <= iters && !quit.load(); ++k) {
-        const uint8_t mark = static_cast<uint8_t>(k);
-        // No deadline of its own: a gives up and raises `quit`.
-        if (!WaitByte(Target(b) + size - 1, mark, std::numeric_limits<double>::infinity(), stop, quit)) return;
-        Source(b)[size - 1] = mark;
-        if (!PingWrite(b, a, size, inl, depth, ends.deadline_s, &out_b, &far)) return;
-      }
-      Drain(b, &out_b, ends.deadline_s, &far);
-    }));
+    Joiner responder(b ? std::thread([&] { Respond(*b, TargetOf(a), r->settings, ends.deadline_s, stop, quit, &far); })
+                       : std::thread());
     int out_a = 0;
     for (uint64_t k = 1; k <= iters; ++k) {
       const uint8_t mark = static_cast<uint8_t>(k);
       Source(a)[size - 1] = mark;
       const double ts = MonotonicSeconds();
-      if (!PingWrite(a, b, size, inl, depth, ends.deadline_s, &out_a, r)) break;
+      if (!PingWrite(a, bt, size, inl, depth, ends.deadline_s, &out_a, r)) break;
+      // As ib_write_lat: this WRITE's completion, then the answer.
+      Drain(a, &out_a, ends.deadline_s, r);
       if (!WaitByte(Target(a) + size - 1, mark, ts + ends.deadline_s, stop, quit)) {
         if (stop.load()) Fail(r, BenchEnd::kInterrupted, "interrupted (Ctrl-C or the check's deadline)");
         Fail(r, BenchEnd::kStalled,
-             absl::StrCat("no answer to WRITE ", k, " (", a.base.dev, " -> ", b.base.dev, " -> ", a.base.dev,
+             absl::StrCat("no answer to WRITE ", k, " (", r->device, " -> ", r->peer_device, " -> ", r->device,
                           ") within ", ends.deadline_s, " s"));
         break;
       }
@@ -623,32 +736,63 @@ absl::StatusOr<BenchResult> BenchSession::Run(const BenchSettings& in) {
   State& st = *st_;
   if (st.broken) return absl::FailedPreconditionError(absl::StrCat("bench session unusable: ", st.broken_why));
   if (!Fits(in)) return absl::InvalidArgumentError("bench settings do not fit this session's QPs and buffers");
+  BenchPeer* far = st.ends.far;
   BenchResult r;
   r.settings = in;
   r.settings.mtu = st.path_mtu;
   r.settings.cq_mod = EffectiveCqMod(in);
   r.settings.inline_size = std::min<uint32_t>(EffectiveInline(in), st.a.qps[0].granted().max_inline_data);
   r.device = st.a.base.dev;
-  r.peer_device = st.b.base.dev;
+  r.peer_device = far ? st.far.device : st.b.base.dev;
   r.loopback = st.loopback;
   r.gid = st.a.base.gid.gid;
-  r.peer_gid = st.b.base.gid.gid;
+  r.peer_gid = far ? st.far.gid : st.b.base.gid.gid;
   r.gid_index = st.a.base.gid.index;
-  r.peer_gid_index = st.b.base.gid.index;
+  r.peer_gid_index = far ? st.far.gid_index : st.b.base.gid.index;
   r.active_mtu = st.active_mtu;
   r.registered_bytes = RegisteredBytes(st.shape);
   r.setup_seconds = st.setup_seconds;
   st.setup_seconds = 0;  // paid once, by the session's first run
 
   ThreadPin pin(in.pin_cpus, &r.notes);
-  std::optional<Counters> ca = Snap(st.ends, st.a), cb = Snap(st.ends, st.b);
+  Side* b = far ? nullptr : &st.b;
+  const WriteTarget bt = far ? WriteTarget{st.far.addr, st.far.rkey} : TargetOf(st.b);
+  std::optional<Counters> ca = Snap(st.ends, st.a), cb = b ? Snap(st.ends, *b) : std::nullopt;
+  if (far) {
+    if (absl::Status s = far->Start(r.settings); !s.ok()) {
+      st.broken = true;
+      st.broken_why = absl::StrCat("the far end did not start its half: ", s.message());
+      return absl::Status(s.code(), st.broken_why);
+    }
+  }
   const std::atomic<bool>& stop = StopFlag();
   if (in.mode == BenchMode::kLatency) {
-    RunLatency(st.ends, st.a, st.b, r.settings, stop, &r);
+    RunLatency(st.ends, st.a, b, bt, r.settings, stop, &r);
   } else {
-    RunBandwidth(st.ends, st.a, st.b, r.settings, stop, &st.recv_posted, &r);
+    RunBandwidth(st.ends, st.a, b, bt, r.settings, stop, &st.recv_posted, &r);
   }
-  std::optional<Counters> ca2 = Snap(st.ends, st.a), cb2 = Snap(st.ends, st.b);
+  std::optional<Counters> ca2 = Snap(st.ends, st.a), cb2 = b ? Snap(st.ends, *b) : std::nullopt;
+  if (far) {
+    absl::StatusOr<BenchFarRun> fr = far->Finish();
+    if (!fr.ok()) {
+      r.notes.push_back(absl::StrCat("the far end's half did not report: ", fr.status().message()));
+      st.broken = true;
+      st.broken_why = absl::StrCat("the far end did not report: ", fr.status().message());
+    } else {
+      if (r.end == BenchEnd::kOk && fr->end != BenchEnd::kOk) {
+        r.end = fr->end;
+        r.failure = absl::StrCat("far end: ", fr->failure);
+        r.wc_status = fr->wc_status;
+        r.wc_status_text = fr->wc_status_text;
+        r.vendor_err = fr->vendor_err;
+      }
+      if (fr->counters_known) {
+        cb = fr->counters_before;
+        cb2 = fr->counters_after;
+      }
+      if (r.end != BenchEnd::kOk) r.notes.push_back(absl::StrCat("far end's QP after the run: ", fr->qp_state));
+    }
+  }
   if (ca && ca2 && cb && cb2) {
     r.counters_known = true;
     r.counters_before = *std::move(ca);
@@ -662,6 +806,143 @@ absl::StatusOr<BenchResult> BenchSession::Run(const BenchSettings& in) {
     st.broken_why = absl::StrCat("an earlier run ended ", BenchEndName(r.end));
   }
   return r;
+}
+
+// --- the far end's half (peer mode) ---------------------------------------
+
+struct BenchResponder::State {
+  std::string sysfs_root;
+  double deadline_s = 2;
+  SessionShape shape;
+  Side b;
+  BenchFar far;
+  WriteTarget near;  // the near end's region: the ping target
+  std::vector<int> recv_posted;
+  std::atomic<bool> quit{false};
+  std::optional<std::thread> thread;
+  BenchResult seen;  // the thread's failure, if any
+  std::optional<Counters> before;
+  bool running = false;
+  bool broken = false;
+};
+
+BenchResponder::BenchResponder(std::unique_ptr<State> st) : st_(std::move(st)) {}
+
+BenchResponder::~BenchResponder() {
+  if (!st_) return;
+  if (st_->running) (void)Finish();
+  if (st_->broken)
+    for (const verbs::QueuePair& qp : st_->b.qps) (void)verbs::ToErr(qp, st_->b.base.dev);
+}
+
+const BenchFar& BenchResponder::far() const { return st_->far; }
+
+absl::StatusOr<std::unique_ptr<BenchResponder>> BenchResponder::Open(const BenchNear& n, const std::string& device,
+                                                                     int port, const std::string& sysfs_root,
+                                                                     double deadline_s) {
+  // The near end's numbers are a remote host's: bounded before anything is
+  // made of them.
+  if (n.qps < 1 || n.qps > 64 || n.max_size < 1 || n.max_size > (64u << 20) || n.tx_depth < 1 ||
+      n.tx_depth > 16384 || n.inline_size > 4096 || n.qpns.size() != static_cast<size_t>(n.qps))
+    return absl::InvalidArgumentError(absl::StrCat("bench setup out of bounds: qps ", n.qps, " (1..64, ", n.qpns.size(),
+                                                   " QPNs), max_size ", n.max_size, " (1..64 MiB), tx_depth ",
+                                                   n.tx_depth, " (1..16384), inline ", n.inline_size, " (..4096)"));
+  SessionShape sh;
+  sh.mode = n.mode;
+  sh.op = n.op;
+  sh.qps = n.qps;
+  sh.max_size = n.max_size;
+  sh.tx_depth = n.tx_depth;
+  sh.inline_size = n.inline_size;
+  sh.mtu = n.mtu;
+  RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(sh) / 2, SoftMemlockLimit()));
+  auto st = std::make_unique<State>();
+  st->sysfs_root = sysfs_root;
+  st->deadline_s = std::clamp(deadline_s, 0.1, 60.0);
+  st->shape = sh;
+  st->near = {n.addr, n.rkey};
+  RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(sysfs_root, device, port, n.peer_gid_index, &st->b.base));
+  const int ours = 128 << st->b.base.port_attr.active_mtu;
+  MtuChoice mtu = ChooseBenchMtu(n.mtu, std::min(ours, n.active_mtu > 0 ? n.active_mtu : ours));
+  if (!mtu.error.empty()) return absl::InvalidArgumentError(mtu.error);
+  RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex db, st->b.base.ctx->QueryDeviceEx());
+  const int rd = std::min(std::max(1, n.rd_atomic), RdAtomic(db));
+  RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->b, sh, false, db.orig_attr.max_qp_wr));
+  RDMACHECK_ASSIGN_OR_RETURN(Dest to, DestOf(n.qpns, n.gid));
+  RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, to, MtuEnum(mtu.bytes), rd));
+  BenchFar& f = st->far;
+  f.device = st->b.base.dev;
+  f.port = st->b.base.port;
+  f.gid = st->b.base.gid.gid;
+  f.gid_index = st->b.base.gid.index;
+  f.active_mtu = ours;
+  f.path_mtu = mtu.bytes;
+  f.rd_atomic = rd;
+  for (const verbs::QueuePair& qp : st->b.qps) f.qpns.push_back(qp.qp_num());
+  f.addr = reinterpret_cast<uintptr_t>(st->b.region->buf.data());
+  f.rkey = st->b.region->mr.rkey();
+  f.region_bytes = st->b.region->buf.size();
+  return std::unique_ptr<BenchResponder>(new BenchResponder(std::move(st)));
+}
+
+absl::Status BenchResponder::Start(const BenchSettings& in) {
+  State& st = *st_;
+  if (st.broken) return absl::FailedPreconditionError("the far end's QPs are unusable after an earlier run");
+  if (st.running) return absl::FailedPreconditionError("a run is already going on");
+  const SessionShape want = ShapeFor(in);
+  if (want.mode != st.shape.mode || want.op != st.shape.op || want.qps > st.shape.qps ||
+      want.max_size > st.shape.max_size)
+    return absl::InvalidArgumentError("the run does not fit the far end's QPs and buffers");
+  st.seen = BenchResult{};
+  st.seen.settings = in;
+  st.seen.device = st.b.base.dev;
+  st.quit.store(false);
+  st.before = SnapCounters(st.sysfs_root, st.b.base);
+  const int q = std::max(1, in.qps);
+  if (in.mode == BenchMode::kLatency) {
+    ClearPing(st.b, std::max<uint32_t>(1, in.size));
+    st.thread.emplace([&st, in] { Respond(st.b, st.near, in, st.deadline_s, st.quit, st.quit, &st.seen); });
+  } else if (in.op == BenchOp::kSend) {
+    if (!FillRecvs(st.b, q, &st.recv_posted, &st.seen)) {
+      st.broken = true;
+      return absl::InternalError(st.seen.failure);
+    }
+    st.thread.emplace([&st, q] {
+      while (!st.quit.load() && st.seen.end == BenchEnd::kOk) {
+        for (int i = 0; i < q; ++i) RefillRecvs(st.b, i, &st.seen);
+        std::this_thread::yield();
+      }
+    });
+  }
+  st.running = true;
+  return absl::OkStatus();
+}
+
+BenchFarRun BenchResponder::Finish() {
+  State& st = *st_;
+  st.quit.store(true);
+  if (st.thread && st.thread->joinable()) st.thread->join();
+  st.thread.reset();
+  st.running = false;
+  // The last receives' completions, so the next run starts with full queues.
+  if (st.seen.settings.op == BenchOp::kSend && st.seen.settings.mode == BenchMode::kBandwidth)
+    for (int i = 0; i < std::max(1, st.seen.settings.qps) && st.seen.end == BenchEnd::kOk; ++i)
+      RefillRecvs(st.b, i, &st.seen);
+  BenchFarRun out;
+  out.end = st.seen.end;
+  out.failure = st.seen.failure;
+  out.wc_status = st.seen.wc_status;
+  out.wc_status_text = st.seen.wc_status_text;
+  out.vendor_err = st.seen.vendor_err;
+  out.qp_state = verbs::QueryQpState(st.b.qps[0]);
+  std::optional<Counters> after = SnapCounters(st.sysfs_root, st.b.base);
+  if (st.before && after) {
+    out.counters_known = true;
+    out.counters_before = *st.before;
+    out.counters_after = *std::move(after);
+  }
+  if (out.end != BenchEnd::kOk || out.qp_state != "RTS") st.broken = true;
+  return out;
 }
 
 absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) {

@@ -77,6 +77,41 @@ class BenchSession {
   std::unique_ptr<State> st_;
 };
 
+// The far end's half of a peer-mode session (`rdmacheck serve`): QPs of the
+// near end's shape on `device`, connected to the near end's, and a region
+// for its WRITEs. Between Start and Finish it keeps the receive queues full
+// (SEND) or answers each ping (latency) on a thread of its own; WRITE and
+// READ runs need nothing of it. Bounded as a session is; the QPs go to ERR
+// before they are destroyed after a run that ended badly.
+//
+//   ASSIGN_OR_RETURN(auto far, BenchResponder::Open(near, "rxe1", 1, "/sys", 2.0));
+//   send far->far() to the near end; then per run:
+//   far->Start(settings); ... BenchFarRun seen = far->Finish();
+class BenchResponder {
+ public:
+  // InvalidArgument for a near end's shape out of bounds or an MTU above
+  // the ports'; NotFound / FailedPrecondition / the verbs error as Open's.
+  static absl::StatusOr<std::unique_ptr<BenchResponder>> Open(const BenchNear& near, const std::string& device,
+                                                              int port, const std::string& sysfs_root,
+                                                              double deadline_s);
+  ~BenchResponder();
+  BenchResponder(const BenchResponder&) = delete;
+  BenchResponder& operator=(const BenchResponder&) = delete;
+
+  const BenchFar& far() const;
+  // Readies this end's half of a run and, for SEND and latency, starts its
+  // thread; returns once the near end may post. FailedPrecondition after a
+  // run that left the QPs unusable.
+  absl::Status Start(const BenchSettings& s);
+  // Stops the thread (if any) and says what this end saw.
+  BenchFarRun Finish();
+
+ private:
+  struct State;
+  explicit BenchResponder(std::unique_ptr<State> st);
+  std::unique_ptr<State> st_;
+};
+
 // A run in a session of its own (ShapeFor(s)).
 absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s);
 

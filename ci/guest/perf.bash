@@ -7,10 +7,13 @@
 #     --lat vs ib_write_lat -n 1000 (medians within 10 %);
 #   - the sweep: `rdmacheck bench --sweep all --advise --plot`, its advice
 #     and its wall time;
+#   - peer mode: `rdmacheck bench --peer` against `rdmacheck serve` on rxe1,
+#     beside ib_write_bw / ib_write_lat, SEND, READ, a sweep, Ctrl-C;
 #   - step "perf-loop", only when selected (bash ci/guest/run.sh --steps
 #     'perf*'): the sweep against the loop of ib_write_bw -D 5 runs at the
 #     same points (wall time at most 1/3, each point within 10 %).
-# Soft-RoCE under TCG moves by more than those bounds between runs of the
+# Each comparison is PERF_RUNS pairs, the order swapped from pair to pair
+# (perf_compare). Soft-RoCE under TCG moves by more than those bounds between runs of the
 # same tool (ib_write_bw -D 5 alone: 26-32 MB/s at 64 KiB in one boot, and
 # 3-18 MB/s at -q 8 where rxe retransmits): a bound missed is XFAIL while
 # within a guard (PERF_GUARD_*), FAIL beyond it. A sweep point FAILs only
@@ -43,46 +46,52 @@ perf_perftest() {
   wait "$srv" 2>/dev/null || true
 }
 
-# perf_ours ARGS...: rdmacheck bench rxe0 -> rxe1 with ARGS, CSV; prints its data row.
-perf_ours() { "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 --format csv "$@" 2>/dev/null | sed -n 2p; }
-
-# perf_ratio NAME OURS THEIRS BOUND GUARD [UNIT]: records the ratio.
-perf_ratio() {
-  local name=$1 ours=$2 theirs=$3 bound=$4 guard=$5 unit=${6:-Gb/s} v
-  v=$(awk -v a="$ours" -v b="$theirs" -v lo="$bound" -v g="$guard" 'BEGIN {
-        if (a == "" || b == "" || b <= 0) { print "FAIL"; exit }
-        r = a / b; d = r > 1 ? r - 1 : 1 - r
-        print (d <= lo ? "PASS" : d <= g ? "XFAIL" : "FAIL") }')
-  local ratio
-  ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { if (b > 0) printf "%.3f", a / b }')
+# perf_compare NAME BOUND GUARD UNIT OURS THEIRS: PERF_RUNS pairs of runs of
+# the functions OURS and THEIRS (each prints one figure), the order swapped
+# from one pair to the next: Soft-RoCE under TCG drifts within a boot (the
+# same ib_write_bw -D 5 from 40 to 25 MB/s over a few minutes), and a drift
+# must favour neither tool. The ratio recorded is the median of the pairs'
+# ratios; the medians of each tool's figures are printed beside it.
+perf_compare() {
+  local name=$1 bound=$2 guard=$3 unit=$4 ours_fn=$5 theirs_fn=$6 i a b
+  local pairs=$PERF_DIR/pairs.$((++PERF_NCMP))
+  echo "# $name" >"$pairs"
+  for ((i = 0; i < PERF_RUNS; i++)); do
+    if ((i % 2 == 0)); then a=$($ours_fn); b=$($theirs_fn); else b=$($theirs_fn); a=$($ours_fn); fi
+    printf '%s\t%s\n' "$a" "$b" >>"$pairs"
+  done
+  local ours theirs ratio v
+  ours=$(grep -v '^#' "$pairs" | cut -f1 | median)
+  theirs=$(grep -v '^#' "$pairs" | cut -f2 | median)
+  ratio=$(grep -v '^#' "$pairs" | awk -F'\t' '$1 != "" && $2 > 0 { printf "%.4f\n", $1 / $2 }' | median)
+  v=$(awk -v r="$ratio" -v lo="$bound" -v g="$guard" 'BEGIN {
+        if (r == "") { print "FAIL"; exit }
+        d = r > 1 ? r - 1 : 1 - r; print (d <= lo ? "PASS" : d <= g ? "XFAIL" : "FAIL") }')
+  ratio=$(awk -v r="$ratio" 'BEGIN { if (r != "") printf "%.3f", r }')
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$ours" "$theirs" "$ratio" "$v" >>"$PERF_DIR/fidelity.tsv"
-  record "$v" "perf: $name: rdmacheck $ours $unit, perftest $theirs $unit, ratio $ratio (bound +-$bound)"
+  record "$v" "perf: $name: rdmacheck $ours $unit, perftest $theirs $unit, ratio $ratio (median of $PERF_RUNS alternating pairs; bound +-$bound)" \
+    "$(grep -v '^#' "$pairs" | tr '\t\n' '/ ' )"
 }
 
 # Bandwidth is compared in MB/s (2^20 bytes): ib_write_bw prints Gb/sec with
 # two decimals, too coarse at Soft-RoCE's 0.2 Gb/s; its MB/sec has two as well.
 perf_mbps() { awk -F, '{ printf "%.3f\n", $16 * 1e9 / 8 / 1048576 }'; }
 
+# The figures compared: BW average in MB/s, t_typical (median) in us.
+# PERF_OURS: the rdmacheck bench command (local pair, or --peer).
+perf_ours_bw() { "${PERF_OURS[@]}" -s "$PERF_SIZE" -D "$PERF_D" --format csv 2>>"$PERF_DIR/ours.err" | sed -n 2p | perf_mbps; }
+perf_theirs_bw() { perf_perftest ib_write_bw -s "$PERF_SIZE" -D "$PERF_D" | awk '{ print $4 }'; }
+perf_ours_lat() { "${PERF_OURS[@]}" --lat -n 1000 --format csv 2>>"$PERF_DIR/ours.err" | sed -n 2p | awk -F, '{ print $20 }'; }
+# ib_write_lat's columns: #bytes #iterations t_min t_max t_typical ...
+perf_theirs_lat() { perf_perftest ib_write_lat -n 1000 | awk '{ print $5 }'; }
+
+# perf_fidelity LABEL SIZES...: bandwidth at each size, then latency, with PERF_OURS.
 perf_fidelity() {
-  local size i ours theirs
-  for size in 65536 4096; do
-    : >"$PERF_DIR/ours.$size" ; : >"$PERF_DIR/theirs.$size"
-    for ((i = 0; i < PERF_RUNS; i++)); do
-      perf_ours -s "$size" -D "$PERF_D" | perf_mbps >>"$PERF_DIR/ours.$size"
-      perf_perftest ib_write_bw -s "$size" -D "$PERF_D" | awk '{ print $4 }' >>"$PERF_DIR/theirs.$size"
-    done
-    ours=$(median <"$PERF_DIR/ours.$size")
-    theirs=$(median <"$PERF_DIR/theirs.$size")
-    perf_ratio "write bw -s $size -D $PERF_D" "$ours" "$theirs" 0.05 "$PERF_GUARD_BW" MB/s
+  local label=$1; shift
+  for PERF_SIZE in "$@"; do
+    perf_compare "${label}write bw -s $PERF_SIZE -D $PERF_D" 0.05 "$PERF_GUARD_BW" MB/s perf_ours_bw perf_theirs_bw
   done
-  : >"$PERF_DIR/ours.lat" ; : >"$PERF_DIR/theirs.lat"
-  for ((i = 0; i < PERF_RUNS; i++)); do
-    perf_ours --lat -n 1000 | awk -F, '{ print $20 }' >>"$PERF_DIR/ours.lat"
-    # ib_write_lat's columns: #bytes #iterations t_min t_max t_typical ...
-    perf_perftest ib_write_lat -n 1000 | awk '{ print $5 }' >>"$PERF_DIR/theirs.lat"
-  done
-  perf_ratio "write lat median -n 1000" "$(median <"$PERF_DIR/ours.lat")" "$(median <"$PERF_DIR/theirs.lat")" 0.10 \
-    "$PERF_GUARD_LAT" us
+  perf_compare "${label}write lat median -n 1000" 0.10 "$PERF_GUARD_LAT" us perf_ours_lat perf_theirs_lat
 }
 
 # The sweep (one run, JSON, with --advise and --plot), then ib_write_bw at
@@ -224,16 +233,98 @@ perf_sigint() {
   done
 }
 
+# Peer mode: `rdmacheck serve` on rxe1 (198.18.0.2) holds the far end's QPs,
+# and `rdmacheck bench --peer 198.18.0.2 -d rxe0` posts every WR, as
+# ib_write_bw's client does against its server. Fidelity beside ib_write_bw
+# and ib_write_lat as perf_fidelity measures it; SEND and READ complete (the
+# far end keeps its receive queues full); a sweep reuses the far end's QPs;
+# Ctrl-C leaves nothing on either end and the server serves the next client.
+perf_peer() {
+  local log=$PERF_DIR/peer-serve.log i srv
+  timeout -k 5 400 "$RDMACHECK" serve -d rxe1 --bind 198.18.0.2 --client-deadline 120 >"$log" 2>&1 &
+  srv=$!
+  for ((i = 0; i < 150; i++)); do
+    grep -q '^rdmacheck serve: rxe1 on 198.18.0.2:18516' "$log" && break
+    sleep 0.2
+  done
+  local peer=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
+  PERF_OURS=("${peer[@]}")
+  perf_fidelity "peer (--peer, the far end is serve) " 65536
+  local op rc out
+  for op in send read; do
+    rc=0
+    out=$("${peer[@]}" --op "$op" -s 65536 -n 2000 --report_gbits 2>&1) || rc=$?
+    if ((rc == 0)) && grep -qE '^ *65536 +2000 ' <<<"$out"; then
+      record PASS "perf: bench --peer --op $op: 2000 messages, exit 0" "$(grep -E '^ *65536 ' <<<"$out")"
+    else
+      record FAIL "perf: bench --peer --op $op" "exit $rc: $(tail -c 400 <<<"$out")"
+    fi
+  done
+  rc=0
+  "${peer[@]}" --sweep qp --format json >"$PERF_DIR/peer-sweep.json" 2>>"$PERF_DIR/peer.err" || rc=$?
+  if ((rc == 0)) && jq -e '(.points | length) == 4 and all(.points[]; .result.end == "ok")
+                          and all(.points[]; .result.peer_device == "rxe1@198.18.0.2")' \
+                          "$PERF_DIR/peer-sweep.json" >/dev/null; then
+    record PASS "perf: bench --peer --sweep qp: 4 points to rxe1@198.18.0.2, all ok" \
+      "$(jq -c '[.points[] | .result.bw_avg_gbps * 1000 | round / 1000]' "$PERF_DIR/peer-sweep.json")"
+  else
+    record FAIL "perf: bench --peer --sweep qp" "exit $rc: $(head -c 400 "$PERF_DIR/peer-sweep.json")"
+  fi
+  # Ctrl-C mid-run: exit 130 at once; the far end releases its half and
+  # serves the next client.
+  local before after t0 took
+  before=$(res_counts)
+  set -m
+  "${peer[@]}" -D 10 >"$PERF_DIR/peer-sigint.out" 2>&1 &
+  local pid=$!
+  set +m
+  sleep 2.5
+  t0=$EPOCHREALTIME
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  for ((i = 0; i < 30; i++)); do
+    after=$(res_counts)
+    [[ "$after" == "$before" ]] && break
+    sleep 0.1
+  done
+  if ((rc == 130)) && [[ "$after" == "$before" ]] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
+    record PASS "perf: Ctrl-C during bench --peer -D 10: exit 130 in ${took} s, nothing left on either end" "$after"
+  else
+    record FAIL "perf: Ctrl-C during bench --peer -D 10" "exit $rc after ${took} s; before: $before; after: $after"
+  fi
+  rc=0
+  out=$("${peer[@]}" -n 1000 --report_gbits 2>&1) || rc=$?
+  if ((rc == 0)); then
+    record PASS "perf: the server serves the next client after a Ctrl-C" "$(grep -E '^ *65536 ' <<<"$out")"
+  else
+    record FAIL "perf: the server serves the next client after a Ctrl-C" "exit $rc: $(tail -c 300 <<<"$out")"
+  fi
+  kill -INT "$srv" 2>/dev/null
+  wait "$srv" 2>/dev/null
+  local served
+  served=$(grep -c 'bench session [0-9]* served' "$log")
+  if ((served >= 2 * PERF_RUNS + 4)); then
+    record PASS "perf: the far end's log: $served bench sessions served"
+  else
+    record FAIL "perf: the far end's log: $served bench sessions served" "$(tail -c 600 "$log")"
+  fi
+}
+
 run_perf() {
   [[ -x "$RDMACHECK" ]] || return 0
   PERF_DIR="$OUT/perf"
   mkdir -p "$PERF_DIR"
   : >"$PERF_DIR/fidelity.tsv"
+  PERF_NCMP=0
   topo_ensure 9000 1 || { record FAIL "perf: topology at MTU 9000"; return 0; }
-  perf_fidelity
+  PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1)
+  perf_fidelity "" 65536 4096
   perf_sweep
   perf_mtu1500
   perf_sigint
+  perf_peer
   echo "== perf: fidelity"; bench_table "$PERF_DIR/fidelity.tsv"
   echo "== perf: sweep"; cat "$PERF_DIR/sweep.txt"
 }

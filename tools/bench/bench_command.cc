@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,10 @@
 #include "acts/bench/bench_runner.h"
 #include "acts/bench/sweep.h"
 #include "checks/exit_codes.h"
+#include "checks/run_report.h"
+#include "facts/device_view.h"
+#include "tools/peer/peer_mode.h"
+#include "tools/peer/remote_bench.h"
 #include "tools/bench/bench_output.h"
 #include "tools/bench/bench_plot.h"
 #include "util/output_file.h"
@@ -37,6 +42,13 @@ absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text) {
 namespace {
 
 bool Ok(const BenchResult& r) { return r.end == BenchEnd::kOk; }
+
+// The far device as the runs named it ("rxe1@198.18.0.2" with --peer).
+std::string FarName(const BenchOptions& o, const SweepResult& sw) {
+  for (const SweepRow& r : sw.rows)
+    if (r.result) return r.result->peer_device;
+  return o.ends.peer_device.empty() ? o.ends.device : o.ends.peer_device;
+}
 
 // The first CPU this process may run on other than the one it is on, for
 // the pinning point (any CPU of the mask when there is one only).
@@ -91,9 +103,35 @@ int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err
     }
     o.ends.device = list->Names()[0];
   }
-  // -D as perftest runs it: the first and last margin (2 s, or a quarter of
-  // a shorter -D) are not counted.
-  if (o.settings.duration_s > 0) o.settings.warmup_s = std::min(2.0, o.settings.duration_s / 4);
+  // --peer: the far end's half is that host's `rdmacheck serve`. Declared
+  // before the runner, so the runner's session closes the far end's QPs
+  // (BENCH_END) before the channel says BYE.
+  std::optional<PeerClient> peer;
+  std::optional<ChannelBenchPeer> far;
+  if (o.peer) {
+    if (absl::StatusOr<std::pair<std::string, int>> hp = ParseHostPort(*o.peer); !hp.ok()) {
+      err << "rdmacheck bench: --peer " << *o.peer << ": " << hp.status().message() << " (see rdmacheck bench --help)\n";
+      return kExitUsage;
+    }
+    // The far end logs which device it serves; the full view is not needed.
+    DeviceView mine;
+    mine.source = "live";
+    mine.provenance.push_back("rdmacheck bench --peer: this end's device only");
+    mine.devices.emplace_back();
+    mine.devices.back().name = o.ends.device;
+    absl::StatusOr<PeerClient> c = PeerClient::Open(*o.peer, mine, kToolVersion);
+    if (!c.ok()) {
+      err << "rdmacheck bench: --peer " << *o.peer << ": " << c.status().message() << "\n";
+      return kExitNothingRan;
+    }
+    peer.emplace(*std::move(c));
+    far.emplace(peer->channel(), peer->host());
+    o.ends.far = &*far;
+  }
+  // -D as perftest runs it: the first and last margin are not counted. The
+  // margin is -D / 4 in whole seconds (perftest_parameters.c: margin =
+  // duration / 4 on ints, whatever its --help says of 2 s): 1 s of -D 5.
+  if (o.settings.duration_s > 0) o.settings.warmup_s = std::floor(o.settings.duration_s / 4);
   LiveRunner runner(o.ends);
   const bool gbits = o.report_gbits;
   if (!o.sweep) {
@@ -139,8 +177,7 @@ int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err
   if (o.advise) advice = Advise(sw, base, &runner);
   if (o.plot) {
     const std::string title = absl::StrCat(BenchOpName(base.op), base.mode == BenchMode::kLatency ? " latency" : " bandwidth",
-                                           " sweep: ", o.ends.device, " -> ",
-                                           o.ends.peer_device.empty() ? o.ends.device : o.ends.peer_device);
+                                           " sweep: ", o.ends.device, " -> ", FarName(o, sw));
     if (absl::Status s = WriteFileAtomically(*o.plot, SweepSvg(sw, gbits, title)); !s.ok()) {
       err << "rdmacheck bench: --plot " << *o.plot << ": " << s.message() << "\n";
       return kExitUsage;

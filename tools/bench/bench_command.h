@@ -1,7 +1,8 @@
 // `rdmacheck bench`: one bandwidth or latency run with perftest's flags, or
 // a sweep of the tuning dimensions with advice drawn from what this node
 // measured (docs/bench.md). The far end is another local device
-// (--peer-dev) or the same device (loopback QPs).
+// (--peer-dev), the same device (loopback QPs), or a device of another host
+// through its `rdmacheck serve` (--peer, tools/peer/remote_bench.h).
 //
 //   BenchOptions o;
 //   o.ends.device = "rxe0";
@@ -31,6 +32,7 @@ struct BenchOptions {
   bool report_gbits = false;        // --report_gbits
   std::optional<std::string> plot;  // --plot FILE (SVG)
   std::optional<std::string> pin;   // --pin CPUS
+  std::optional<std::string> peer;  // --peer HOST[:PORT]: the far end is that host's `rdmacheck serve`
   bool progress = true;             // the sweep's progress line on stderr
   // -s / -n given: else --lat takes ib_write_lat's defaults (2 bytes, 1000).
   bool size_given = false, iters_given = false;
@@ -41,7 +43,8 @@ absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text);
 
 // Exit status: 0 every run completed, 1 a run ended early (stalled, an error
 // completion, interrupted: the output says which and why), 2 bad usage, 3
-// nothing could run (no device, a port not ACTIVE, RLIMIT_MEMLOCK).
+// nothing could run (no device, a port not ACTIVE, RLIMIT_MEMLOCK, the
+// --peer host unreachable or refusing).
 int RunBenchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace rdmacheck

@@ -65,6 +65,12 @@ class Writer {
   }
   // Items joined by ';' (none of them holds one).
   void List(absl::string_view key, const std::vector<std::string>& v) { Str(key, absl::StrJoin(v, ";")); }
+  void IntList(absl::string_view key, const std::vector<uint32_t>& v) { Str(key, absl::StrJoin(v, ",")); }
+  // An enum by its name: name(v) for each of `all`.
+  template <typename T, typename F>
+  void Enum(absl::string_view key, T v, std::initializer_list<T>, F name) {
+    Str(key, std::string(name(v)));
+  }
   // A receive's outcome: "state", and for an error its status (when the CQ
   // gave one), vendor error and text.
   void Recv(const std::optional<RecvCompletion>& v) {
@@ -162,6 +168,30 @@ class Reader {
     if (v == nullptr) return;
     std::vector<std::string> items = absl::StrSplit(*v, ';', absl::SkipEmpty());
     out = std::move(items);
+  }
+  void IntList(absl::string_view key, std::vector<uint32_t>& out) {
+    const std::string* v = Required(key);
+    if (v == nullptr) return;
+    out.clear();
+    for (absl::string_view w : absl::StrSplit(*v, ',', absl::SkipEmpty())) {
+      uint32_t n = 0;
+      if (!ParseInt(key, std::string(w), n)) return;
+      out.push_back(n);
+    }
+  }
+  template <typename T, typename F>
+  void Enum(absl::string_view key, T& out, std::initializer_list<T> all, F name) {
+    const std::string* v = Required(key);
+    if (v == nullptr) return;
+    std::vector<std::string> names;
+    for (T t : all) {
+      if (*v == name(t)) {
+        out = t;
+        return;
+      }
+      names.emplace_back(name(t));
+    }
+    Bad(key, *v, absl::StrCat("is not ", absl::StrJoin(names, ", ")));
   }
   void Recv(std::optional<RecvCompletion>& out) {
     const std::string* state = Optional("state");
@@ -309,6 +339,77 @@ void FieldsOf(V& v, ProbeDoneMsg& m) {
   v.CountersAt("c.", m.counters);
 }
 
+absl::string_view ModeName(BenchMode m) { return m == BenchMode::kLatency ? "latency" : "bandwidth"; }
+
+template <typename V, typename M>
+void ModeAndOp(V& v, M& m) {
+  v.Enum("mode", m.mode, {BenchMode::kBandwidth, BenchMode::kLatency}, ModeName);
+  v.Enum("op", m.op, {BenchOp::kWrite, BenchOp::kSend, BenchOp::kRead}, BenchOpName);
+}
+
+template <typename V>
+void FieldsOf(V& v, BenchSetupMsg& msg) {
+  BenchNear& m = msg.near;
+  ModeAndOp(v, m);
+  v.Int("qps", m.qps);
+  v.Int("max_size", m.max_size);
+  v.Int("tx_depth", m.tx_depth);
+  v.Int("inline_size", m.inline_size);
+  v.Int("mtu", m.mtu);
+  v.Int("active_mtu", m.active_mtu);
+  v.Int("rd_atomic", m.rd_atomic);
+  v.Str("device", m.device);
+  v.Str("peer_device", m.peer_device);
+  v.BlankInt("peer_gid_index", m.peer_gid_index);
+  v.Str("gid", m.gid);
+  v.IntList("qpns", m.qpns);
+  v.Int("addr", m.addr);
+  v.Int("rkey", m.rkey);
+  v.Int("region_bytes", m.region_bytes);
+}
+
+template <typename V>
+void FieldsOf(V& v, BenchReadyMsg& msg) {
+  BenchFar& m = msg.far;
+  v.Str("device", m.device);
+  v.Int("port", m.port);
+  v.Str("gid", m.gid);
+  v.Int("gid_index", m.gid_index);
+  v.Int("active_mtu", m.active_mtu);
+  v.Int("path_mtu", m.path_mtu);
+  v.Int("rd_atomic", m.rd_atomic);
+  v.IntList("qpns", m.qpns);
+  v.Int("addr", m.addr);
+  v.Int("rkey", m.rkey);
+  v.Int("region_bytes", m.region_bytes);
+}
+
+template <typename V>
+void FieldsOf(V& v, BenchRunMsg& m) {
+  ModeAndOp(v, m);
+  v.Int("size", m.size);
+  v.Int("qps", m.qps);
+  v.Int("tx_depth", m.tx_depth);
+  v.Int("inline_size", m.inline_size);
+  v.Int("iters", m.iters);
+}
+
+template <typename V>
+void FieldsOf(V& v, BenchDoneMsg& msg) {
+  BenchFarRun& m = msg.run;
+  v.Enum("end", m.end,
+         {BenchEnd::kOk, BenchEnd::kStalled, BenchEnd::kWcError, BenchEnd::kPostFailed, BenchEnd::kInterrupted},
+         BenchEndName);
+  v.Str("failure", m.failure);
+  v.Int("wc_status", m.wc_status);
+  v.Str("wc_status_text", m.wc_status_text);
+  v.Int("vendor_err", m.vendor_err);
+  v.Str("qp_state", m.qp_state);
+  v.Bool("counters_known", m.counters_known);
+  v.CountersAt("b.", m.counters_before);
+  v.CountersAt("a.", m.counters_after);
+}
+
 // By value: the field lists take the message as the Reader fills it.
 template <typename M>
 std::string EncodeWith(M m) {
@@ -343,6 +444,15 @@ absl::StatusOr<WrResultMsg> WrResultMsg::Decode(absl::string_view p) { return De
 std::string ProbeDoneMsg::Encode() const { return EncodeWith(*this); }
 absl::StatusOr<ProbeDoneMsg> ProbeDoneMsg::Decode(absl::string_view p) { return DecodeWith<ProbeDoneMsg>(p); }
 
+std::string BenchSetupMsg::Encode() const { return EncodeWith(*this); }
+absl::StatusOr<BenchSetupMsg> BenchSetupMsg::Decode(absl::string_view p) { return DecodeWith<BenchSetupMsg>(p); }
+std::string BenchReadyMsg::Encode() const { return EncodeWith(*this); }
+absl::StatusOr<BenchReadyMsg> BenchReadyMsg::Decode(absl::string_view p) { return DecodeWith<BenchReadyMsg>(p); }
+std::string BenchRunMsg::Encode() const { return EncodeWith(*this); }
+absl::StatusOr<BenchRunMsg> BenchRunMsg::Decode(absl::string_view p) { return DecodeWith<BenchRunMsg>(p); }
+std::string BenchDoneMsg::Encode() const { return EncodeWith(*this); }
+absl::StatusOr<BenchDoneMsg> BenchDoneMsg::Decode(absl::string_view p) { return DecodeWith<BenchDoneMsg>(p); }
+
 // The frames that are not key-value lines.
 
 std::string ProfileMsg::Encode() const { return text; }
@@ -359,5 +469,11 @@ absl::StatusOr<ByeMsg> ByeMsg::Decode(absl::string_view) { return ByeMsg{}; }
 
 std::string ProbeEndMsg::Encode() const { return ""; }
 absl::StatusOr<ProbeEndMsg> ProbeEndMsg::Decode(absl::string_view) { return ProbeEndMsg{}; }
+std::string BenchStartedMsg::Encode() const { return ""; }
+absl::StatusOr<BenchStartedMsg> BenchStartedMsg::Decode(absl::string_view) { return BenchStartedMsg{}; }
+std::string BenchStopMsg::Encode() const { return ""; }
+absl::StatusOr<BenchStopMsg> BenchStopMsg::Decode(absl::string_view) { return BenchStopMsg{}; }
+std::string BenchEndMsg::Encode() const { return ""; }
+absl::StatusOr<BenchEndMsg> BenchEndMsg::Decode(absl::string_view) { return BenchEndMsg{}; }
 
 }  // namespace rdmacheck

@@ -24,6 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "acts/bench_types.h"
 #include "acts/probe/completion_wait.h"
 #include "acts/probe_types.h"
 #include "facts/hw_counters.h"
@@ -163,6 +164,76 @@ struct ProbeDoneMsg {
 
   std::string Encode() const;
   static absl::StatusOr<ProbeDoneMsg> Decode(absl::string_view payload);
+};
+
+// --- bench (peer mode's `rdmacheck bench --peer` and the bandwidth and
+// latency checks; acts/bench/bench_session.h has the two halves) ---------
+
+// Client to server: create QPs of this shape and connect them to ours.
+struct BenchSetupMsg {
+  static constexpr absl::string_view kType = "BENCH_SETUP";
+  BenchNear near;
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchSetupMsg> Decode(absl::string_view payload);
+};
+
+// Server to client: its QPs (connected), GID, region, path MTU.
+struct BenchReadyMsg {
+  static constexpr absl::string_view kType = "BENCH_READY";
+  BenchFar far;
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchReadyMsg> Decode(absl::string_view payload);
+};
+
+// Client to server: ready the far end's half of one run.
+struct BenchRunMsg {
+  static constexpr absl::string_view kType = "BENCH_RUN";
+  BenchMode mode = BenchMode::kBandwidth;
+  BenchOp op = BenchOp::kWrite;
+  uint32_t size = 0;
+  int qps = 1;
+  int tx_depth = kDefaultTxDepth;
+  uint32_t inline_size = 0;
+  uint64_t iters = 0;  // latency: the pings to answer
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchRunMsg> Decode(absl::string_view payload);
+};
+
+// Server to client: ready; the client may post.
+struct BenchStartedMsg {
+  static constexpr absl::string_view kType = "BENCH_STARTED";
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchStartedMsg> Decode(absl::string_view payload);
+};
+
+// Client to server: the run is over on this end.
+struct BenchStopMsg {
+  static constexpr absl::string_view kType = "BENCH_STOP";
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchStopMsg> Decode(absl::string_view payload);
+};
+
+// Server to client: what its half saw ("b.<name>" / "a.<name>": its port's
+// hw_counters before and after).
+struct BenchDoneMsg {
+  static constexpr absl::string_view kType = "BENCH_DONE";
+  BenchFarRun run;
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchDoneMsg> Decode(absl::string_view payload);
+};
+
+// Client to server: release the far end's QPs (no answer).
+struct BenchEndMsg {
+  static constexpr absl::string_view kType = "BENCH_END";
+
+  std::string Encode() const;
+  static absl::StatusOr<BenchEndMsg> Decode(absl::string_view payload);
 };
 
 template <typename M>

@@ -9,6 +9,7 @@
 
 #include <tuple>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -76,6 +77,22 @@ auto Tie(const WrResultMsg& m) {
   return std::make_tuple(recv, m.verified, m.first_mismatch, m.delta, m.qp_state);
 }
 auto Tie(const ProbeDoneMsg& m) { return std::tie(m.qp_state, m.events, m.counters_known, m.counters); }
+auto Tie(const BenchSetupMsg& msg) {
+  const BenchNear& m = msg.near;
+  return std::tie(m.mode, m.op, m.qps, m.max_size, m.tx_depth, m.inline_size, m.mtu, m.active_mtu, m.rd_atomic,
+                  m.device, m.peer_device, m.peer_gid_index, m.gid, m.qpns, m.addr, m.rkey, m.region_bytes);
+}
+auto Tie(const BenchReadyMsg& msg) {
+  const BenchFar& m = msg.far;
+  return std::tie(m.device, m.port, m.gid, m.gid_index, m.active_mtu, m.path_mtu, m.rd_atomic, m.qpns, m.addr,
+                  m.rkey, m.region_bytes);
+}
+auto Tie(const BenchRunMsg& m) { return std::tie(m.mode, m.op, m.size, m.qps, m.tx_depth, m.inline_size, m.iters); }
+auto Tie(const BenchDoneMsg& msg) {
+  const BenchFarRun& m = msg.run;
+  return std::tie(m.end, m.failure, m.wc_status, m.wc_status_text, m.vendor_err, m.qp_state, m.counters_known,
+                  m.counters_before, m.counters_after);
+}
 
 // Decoding the encoding gives the message back, and encoding that gives the
 // same bytes.
@@ -334,6 +351,68 @@ TEST(MessagesDecode, ErrorsNameTheFrameAndTheField) {
     EXPECT_THAT(DecodeAny(c.type, c.payload), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)))
         << c.payload;
   }
+}
+
+// --- bench frames --------------------------------------------------------------
+
+TEST(BenchFrames, RoundTrip) {
+  BenchSetupMsg a;
+  a.near.qps = 4;
+  a.near.qpns = {17, 18, 19, 20};
+  a.near.gid = "::ffff:198.18.0.1";
+  a.near.addr = 140244305313792u;
+  a.near.rkey = 4660;
+  a.near.region_bytes = 262144;
+  a.near.active_mtu = 4096;
+  a.near.device = "rxe0";
+  BenchSetupMsg b = a;
+  b.near.mode = BenchMode::kLatency;
+  b.near.op = BenchOp::kRead;
+  b.near.qps = 1;
+  b.near.qpns = {4242};
+  b.near.peer_device = "rxe1";
+  b.near.peer_gid_index = 3;
+  b.near.mtu = 1024;
+  ExpectRoundTrips<BenchSetupMsg>({a, b});
+
+  BenchReadyMsg r;
+  r.far = {"rxe1", 1, "::ffff:198.18.0.2", 1, 4096, 4096, 16, {33, 34}, 140244305313792u, 77, 131072};
+  ExpectRoundTrips<BenchReadyMsg>({r, BenchReadyMsg{}});
+
+  BenchRunMsg run{BenchMode::kBandwidth, BenchOp::kSend, 65536, 2, 128, 0, 5000};
+  BenchRunMsg lat{BenchMode::kLatency, BenchOp::kWrite, 2, 1, 128, 220, 1000};
+  ExpectRoundTrips<BenchRunMsg>({run, lat});
+
+  BenchDoneMsg ok;
+  ok.run.qp_state = "RTS";
+  ok.run.counters_known = true;
+  ok.run.counters_before = {{"rcvd_pkts", 10}};
+  ok.run.counters_after = {{"rcvd_pkts", 90}, {"sent_pkts", 3}};
+  BenchDoneMsg bad;
+  bad.run.end = BenchEnd::kWcError;
+  bad.run.failure = "completion with status 13 (RNR retry counter exceeded) on rxe1";
+  bad.run.wc_status = 13;
+  bad.run.wc_status_text = "RNR retry counter exceeded";
+  bad.run.qp_state = "ERR";
+  ExpectRoundTrips<BenchDoneMsg>({ok, bad});
+  // Before and after keep their own keys.
+  EXPECT_THAT(ok.Encode(), HasSubstr("a.sent_pkts 3\nb.rcvd_pkts 10\n"));
+}
+
+TEST(BenchFrames, DecodeErrorsNameTheFrameAndField) {
+  BenchSetupMsg a;
+  a.near.qpns = {17};
+  std::string p = a.Encode();
+  EXPECT_THAT(BenchSetupMsg::Decode(absl::StrReplaceAll(p, {{"op write", "op atomic"}})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("BENCH_SETUP: field 'op' = 'atomic' is not write, send, read")));
+  EXPECT_THAT(BenchSetupMsg::Decode(absl::StrReplaceAll(p, {{"qpns 17", "qpns 17,x"}})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("field 'qpns' = 'x' is not an integer")));
+  EXPECT_THAT(BenchSetupMsg::Decode(absl::StrReplaceAll(p, {{"mode bandwidth\n", ""}})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("BENCH_SETUP: field 'mode' missing")));
+  EXPECT_THAT(BenchDoneMsg::Decode("end hung\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("BENCH_DONE: field 'end' = 'hung' is not ok, stalled")));
 }
 
 TEST(MessagesDecode, UnknownKeysAreIgnored) {

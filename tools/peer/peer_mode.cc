@@ -12,6 +12,7 @@
 #include "facts/profile.h"
 #include "tools/peer/messages.h"
 #include "tools/peer/peer_match.h"
+#include "tools/peer/remote_bench.h"
 #include "tools/peer/remote_probe.h"
 #include "acts/probe/probe.h"
 #include "plan/plan.h"
@@ -93,14 +94,28 @@ DeviceView MergePeerView(const DeviceView& local, const DeviceView& remote, cons
 
 std::string PeerDevice::Describe() const { return absl::StrCat(inner_->Describe(), " (peer ", client_->host(), ")"); }
 
-absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req) {
+std::optional<std::string> PeerDevice::FarName(const std::string& name) const {
   const std::string at = absl::StrCat("@", client_->host());
-  if (req.peer_device.size() <= at.size() ||
-      req.peer_device.compare(req.peer_device.size() - at.size(), at.size(), at) != 0) {
-    return inner_->RunTrafficProbe(req);
-  }
+  if (name.size() <= at.size() || name.compare(name.size() - at.size(), at.size(), at) != 0) return std::nullopt;
+  return name.substr(0, name.size() - at.size());
+}
+
+absl::StatusOr<BenchResult> PeerDevice::RunBench(const BenchEnds& ends, const BenchSettings& s) {
+  std::optional<std::string> far_dev = FarName(ends.peer_device);
+  if (!far_dev) return inner_->RunBench(ends, s);
+  BenchEnds e = ends;
+  e.peer_device = *far_dev;
+  std::lock_guard<std::mutex> lock(client_->mu());
+  ChannelBenchPeer far(client_->channel(), client_->host());
+  e.far = &far;
+  return inner_->RunBench(e, s);
+}
+
+absl::StatusOr<ProbeResult> PeerDevice::RunTrafficProbe(const ProbeRequest& req) {
+  std::optional<std::string> far_dev = FarName(req.peer_device);
+  if (!far_dev) return inner_->RunTrafficProbe(req);
   ProbeRequest r = req;
-  r.peer_device = req.peer_device.substr(0, req.peer_device.size() - at.size());
+  r.peer_device = *far_dev;
   std::lock_guard<std::mutex> lock(client_->mu());
   // Ctrl-C: the probe stops at the next WR, ends the far end's half and
   // releases its QP; then the guard passes SIGINT on (exit 130).
@@ -174,7 +189,7 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
   if (st = SendMsg(ch, ProfileMsg{WriteProfile(served)}); !st.ok()) return st;
   const std::string client_dev = client_view->devices.empty() ? "" : client_view->devices[0].name;
   log << "client " << who << ": rdmacheck " << ch.peer_version() << ", device " << client_dev << "\n";
-  int probes = 0;
+  int probes = 0, benches = 0;
   for (;;) {
     const double left = end - MonotonicSeconds();
     if (left <= 0) {
@@ -188,7 +203,7 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
       return f.status();
     }
     if (f->type == ByeMsg::kType) {
-      log << "client " << who << ": done, " << probes << " probes served\n";
+      log << "client " << who << ": done, " << probes << " probes and " << benches << " bench sessions served\n";
       return absl::OkStatus();
     }
     if (f->type == ProbeSetupMsg::kType) {
@@ -198,6 +213,14 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
           << "\n";
       if (!st.ok() && (absl::IsDeadlineExceeded(st) || absl::IsUnavailable(st) || absl::IsDataLoss(st))) return st;
       continue;  // the client got an ERROR frame and may go on
+    }
+    if (f->type == BenchSetupMsg::kType) {
+      ++benches;
+      st = ServePeerBench(ch, *f, device);
+      log << "client " << who << ": bench session " << benches << " "
+          << (st.ok() ? "served" : std::string(st.message())) << "\n";
+      if (!st.ok() && (absl::IsDeadlineExceeded(st) || absl::IsUnavailable(st) || absl::IsDataLoss(st))) return st;
+      continue;
     }
     if (f->type == VerdictsMsg::kType) {
       absl::StatusOr<VerdictsMsg> theirs = VerdictsMsg::Decode(f->payload);

@@ -69,8 +69,8 @@ class PeerClient {
 DeviceView MergePeerView(const DeviceView& local, const DeviceView& remote, const std::string& host,
                          const std::string& local_device);
 
-// A Device that sends traffic probes whose peer_device is "<dev>@<host>"
-// across the link; everything else goes to `inner`.
+// A Device that sends traffic probes and bench runs whose peer_device is
+// "<dev>@<host>" across the link; everything else goes to `inner`.
 class PeerDevice : public Device {
  public:
   PeerDevice(std::unique_ptr<Device> inner, PeerClient* client) : inner_(std::move(inner)), client_(client) {}
@@ -82,8 +82,13 @@ class PeerDevice : public Device {
   }
   uint64_t CqMemory(uint32_t granted_cqe) const override { return inner_->CqMemory(granted_cqe); }
   absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) override;
+  // A peer_device "<dev>@<host>" runs with the far end's half on the host's
+  // `rdmacheck serve` (tools/peer/remote_bench.h).
+  absl::StatusOr<BenchResult> RunBench(const BenchEnds& ends, const BenchSettings& s) override;
 
  private:
+  // The name without "@<host>" when `name` is one of the far end's.
+  std::optional<std::string> FarName(const std::string& name) const;
   std::unique_ptr<Device> inner_;
   PeerClient* client_;
 };

@@ -14,6 +14,7 @@
 namespace rdmacheck {
 namespace {
 
+using ::rdmacheck::testing::FakeDevice;
 using ::rdmacheck::testing::FixtureProfile;
 using ::rdmacheck::testing::StatusIs;
 using ::testing::HasSubstr;
@@ -63,7 +64,34 @@ TEST(PeerMode, ProfilesAndVerdictsCrossTheSideChannel) {
   EXPECT_THAT(srv.log.str(), HasSubstr("rdmacheck 0.1.0, device rxe0"));
   EXPECT_THAT(srv.log.str(), HasSubstr("verdict: FAIL peer-match rxe0 and rxe1"));
   EXPECT_THAT(srv.log.str(), HasSubstr("active_mtu (bytes), rxe1 port 1 (this host) / rxe0 port 1 (127.0.0.1): 1024 / 4096"));
-  EXPECT_THAT(srv.log.str(), HasSubstr("done, 0 probes served"));
+  EXPECT_THAT(srv.log.str(), HasSubstr("done, 0 probes and 0 bench sessions served"));
+}
+
+TEST(PeerDevice, BenchRunsToTheFarHostGoThroughItsServeOthersStayLocal) {
+  LoopbackServer srv("rxe_mtu9000.profile");
+  DeviceView local = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0");
+  FakeDevice fake;
+  BenchResult answer;
+  answer.bw_avg_gbps = 0.4;
+  fake.bench.Always(answer);
+  {
+    ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), local, "0.1.0"));
+    PeerDevice dev(fake.Handle(), &c);
+    BenchEnds far;
+    far.device = "rxe0";
+    far.peer_device = "rxe1@127.0.0.1";
+    ASSERT_OK(dev.RunBench(far, BenchSettings{}).status());
+    BenchEnds here = far;
+    here.peer_device = "rxe1";
+    ASSERT_OK(dev.RunBench(here, BenchSettings{}).status());
+  }
+  srv.thread.join();
+  ASSERT_EQ(fake.bench.requests().size(), 2u);
+  // The far host's device without its "@host", and the far end's half set.
+  EXPECT_EQ(fake.bench.requests()[0].ends.peer_device, "rxe1");
+  EXPECT_NE(fake.bench.requests()[0].ends.far, nullptr);
+  EXPECT_EQ(fake.bench.requests()[1].ends.peer_device, "rxe1");
+  EXPECT_EQ(fake.bench.requests()[1].ends.far, nullptr);
 }
 
 TEST(PeerMode, VersionMismatchIsAClearErrorOnBothEnds) {
