@@ -28,7 +28,12 @@ Result BandwidthCheck::Run(const CheckContext& ctx) const {
     const DeviceInfo* dev = t.dev;
     std::unique_ptr<Device> d = OpenOrWarn(ctx, *dev, "bandwidth run", b);
     if (d == nullptr) continue;
-    absl::StatusOr<BenchResult> got = d->RunBench(t.ends, BandwidthCheckSettings(ctx.plan));
+    BenchSettings settings = BandwidthCheckSettings(ctx.plan);
+    if (!AvoidDroppingQdisc(ctx, t, &settings, b)) {
+      pairs.push_back(t.pair);
+      continue;
+    }
+    absl::StatusOr<BenchResult> got = d->RunBench(t.ends, settings);
     if (absl::IsUnimplemented(got.status())) return ResultBuilder::Skip(*this, title, std::string(got.status().message()));
     pairs.push_back(t.pair);
     b.Note(absl::StrCat("peer: ", t.peer.why));

@@ -132,6 +132,59 @@ TEST(Bandwidth, AStalledRunIsClassifiedAsHungQpWould) {
   EXPECT_EQ(fake.traffic_probe.calls(), 1);
 }
 
+// The guest's scenario 52: tbf rate 50mbit burst 32kbit on va, a bucket of
+// 4094 bytes, smaller than the 4170-byte first packet of a WRITE at MTU 4096.
+DeviceView WithQdisc(const std::string& netdev, const Qdisc& q) {
+  DeviceView v = Live("rxe_mtu9000.profile");
+  for (NetdevInfo& n : v.netdevs) {
+    n.qdiscs_known = true;
+    if (n.name == netdev) n.qdiscs = {q};
+  }
+  return v;
+}
+const Qdisc kSmallTbf{"tbf", "root", 50000000, 4094, std::nullopt, std::nullopt, std::nullopt};
+
+TEST(Bandwidth, ATokenBucketSmallerThanAFrameFailsAndTheRunFitsUnderIt) {
+  testing::FakeDevice fake;
+  BenchResult capped = Measured("rxe0", "rxe1", 0.047);
+  capped.settings.mtu = 2048;
+  Result r = RunBw(WithQdisc("va", kSmallTbf), FixturePlan("rxe_guest_perf.plan"), capped, fake);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("va qdisc tbf root rate 50Mbit burst 4094b",
+                                               "passes frames of at most 4094 B", Verdict::kFail)));
+  EXPECT_THAT(AllText(r), HasSubstr("passes the RoCE frames of path MTU 4096 (4170 B)"));
+  EXPECT_THAT(AllText(r), HasSubstr("measured at path MTU 2048, the largest whose frames (2122 B)"));
+  EXPECT_THAT(AllText(r), HasSubstr("tc qdisc replace dev va root tbf rate 50mbit burst 64kb"));
+  // The run itself never sends a full-size packet into the bucket.
+  ASSERT_EQ(fake.bench.calls(), 1);
+  EXPECT_EQ(fake.bench.requests()[0].settings.mtu, 2048);
+  // The figure under the plan's minimum names the qdisc first among the causes.
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("tc qdisc show dev va   # tbf root rate 50Mbit burst 4094b: caps RoCE")));
+}
+
+TEST(Bandwidth, AQdiscThatPassesFramesChangesNothingAndNoneFittingRunsNothing) {
+  testing::FakeDevice big;
+  Qdisc roomy = kSmallTbf;
+  roomy.burst_bytes = 32762;
+  Result pass = RunBw(WithQdisc("va", roomy), FixturePlan("rxe_guest_perf.plan"), Measured("rxe0", "rxe1", 0.39), big);
+  EXPECT_EQ(pass.verdict, Verdict::kPass);
+  ASSERT_EQ(big.bench.calls(), 1);
+  EXPECT_EQ(big.bench.requests()[0].settings.mtu, 0);
+  // On the receiving netdev only the ACKs leave through it: no change either.
+  testing::FakeDevice far;
+  Result peer_side = RunBw(WithQdisc("vb", kSmallTbf), FixturePlan("rxe_guest_perf.plan"), Measured("rxe0", "rxe1", 0.39), far);
+  EXPECT_EQ(peer_side.verdict, Verdict::kPass);
+  EXPECT_EQ(far.bench.requests()[0].settings.mtu, 0);
+
+  testing::FakeDevice none;
+  Qdisc tiny = kSmallTbf;
+  tiny.burst_bytes = 200;
+  Result fail = RunBw(WithQdisc("va", tiny), FixturePlan("rxe_guest_perf.plan"), Measured("rxe0", "rxe1", 0.39), none);
+  EXPECT_EQ(fail.verdict, Verdict::kFail);
+  EXPECT_EQ(none.bench.calls(), 0);
+  EXPECT_THAT(AllText(fail), HasSubstr("not measured: no path MTU down to 256"));
+}
+
 TEST(Bandwidth, SetupProblemsAreNamed) {
   testing::FakeDevice fake;
   Result r = RunBw(Live("rxe_mtu9000.profile"), FixturePlan(""),

@@ -101,6 +101,7 @@ enum CheckNeeds : unsigned {
   kNeedsRulesets = 1u << 0,  // the firewall rulesets (nft, iptables-save)
   kNeedsDevice = 1u << 1,    // it acts through a Device (creates, probes)
   kNeedsWindow = 1u << 2,    // counters sampled twice over Options::window_s, async events
+  kNeedsQdiscs = 1u << 3,    // the netdevs' qdiscs (tc -j qdisc show)
 };
 
 class Check {

@@ -17,7 +17,7 @@ class LatencyCheck : public Check {
   absl::string_view summary() const override {
     return "RDMA WRITE latency to a peer device is within the plan's maximum";
   }
-  unsigned needs() const override { return kNeedsDevice; }
+  unsigned needs() const override { return kNeedsDevice | kNeedsQdiscs; }
   bool live_only() const override { return true; }
   Result Run(const CheckContext& ctx) const override;
 };

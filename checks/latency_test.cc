@@ -71,6 +71,21 @@ TEST(Latency, PlanMaximumPassesAndFails) {
   EXPECT_THAT(fail.remediation, Contains(HasSubstr("tc qdisc show dev va")));
 }
 
+TEST(Latency, TheNetemTheGatherReadIsNamedFirst) {
+  testing::FakeDevice fake;
+  fake.bench.Always(Lat(2600));
+  DeviceView v = Live();
+  for (NetdevInfo& n : v.netdevs) {
+    n.qdiscs_known = true;
+    if (n.name == "va") n.qdiscs = {Qdisc{"netem", "root", std::nullopt, std::nullopt, std::nullopt, 5000, std::nullopt}};
+  }
+  Result r = testing::RunOnViewWithFake(LatencyCheck(), v, FixturePlan("rxe_guest_perf.plan"), fake);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_FALSE(r.remediation.empty());
+  EXPECT_EQ(r.remediation[0],
+            "tc qdisc show dev va   # netem root delay 5ms: delays every packet va sends by 5.00 ms; remove it: tc qdisc del dev va root");
+}
+
 TEST(Latency, AStalledRunFails) {
   testing::FakeDevice fake;
   BenchResult stalled = Lat(0);

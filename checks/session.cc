@@ -44,6 +44,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
     GatherOptions g;
     g.phases = &in.phases;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
+    g.read_qdiscs = (needs & kNeedsQdiscs) != 0;
     if (needs & kNeedsWindow) {
       g.window_s = WindowSeconds(src.options);
       g.window_device = src.options.device;

@@ -7,6 +7,12 @@
 
 namespace rdmacheck {
 
+bool Qdisc::operator==(const Qdisc& o) const {
+  return kind == o.kind && parent == o.parent && rate_bps == o.rate_bps && burst_bytes == o.burst_bytes &&
+         limit_bytes == o.limit_bytes && delay_us == o.delay_us && loss_pct == o.loss_pct;
+}
+
+
 std::optional<uint64_t> DeviceInfo::Attr(absl::string_view name) const {
   auto it = attrs.find(std::string(name));
   if (it == attrs.end()) return std::nullopt;

@@ -103,6 +103,21 @@ struct DeviceInfo {
   const PortInfo* Port(int port_num) const;
 };
 
+// One queueing discipline on a netdev, as `tc -j qdisc show` describes it
+// (facts/qdisc.h reads it), with the figures that shape RoCE traffic in
+// their own units. A field is absent when the kind has no such parameter
+// or tc did not print it.
+struct Qdisc {
+  std::string kind;    // "tbf", "netem", "fq_codel", "noqueue", ...
+  std::string parent;  // "root", or the parent's handle ("1:1")
+  std::optional<uint64_t> rate_bps;     // tbf, netem rate: bits per second
+  std::optional<uint64_t> burst_bytes;  // tbf: the bucket, the largest packet it passes
+  std::optional<uint64_t> limit_bytes;  // tbf: the queue
+  std::optional<double> delay_us;       // netem
+  std::optional<double> loss_pct;       // netem, random loss
+  bool operator==(const Qdisc& o) const;
+};
+
 struct NetdevInfo {
   std::string name;
   std::optional<int> mtu;                  // bytes
@@ -110,6 +125,8 @@ struct NetdevInfo {
   std::optional<int> ifindex;
   std::vector<std::string> addrs;          // "198.18.0.1/24", "fe80::1/64"
   bool addrs_known = false;
+  std::vector<Qdisc> qdiscs;               // tc -j qdisc show, root first
+  bool qdiscs_known = false;
 };
 
 struct HostInfo {

@@ -24,6 +24,7 @@ using gather_internal::ReadDevice;
 using gather_internal::ReadDeviceAccess;
 using gather_internal::ReadHost;
 using gather_internal::ReadNetdev;
+using gather_internal::QdiscReader;
 using gather_internal::RulesetReader;
 using gather_internal::Roots;
 using gather_internal::Udp4791Socket;
@@ -46,6 +47,8 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // run while sysfs is read.
   std::optional<RulesetReader> rulesets;
   if (opts.live_host && opts.read_rulesets) rulesets.emplace(opts.proc_root);
+  std::optional<QdiscReader> qdiscs;
+  if (opts.live_host && opts.read_qdiscs) qdiscs.emplace();
   std::map<std::string, std::string> uverbs = UverbsByIbdev(roots.sys);
   // Each device is opened once for the gather (and, inside a Session, for
   // the run).
@@ -74,6 +77,10 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   for (const std::string& n : bound) view.netdevs.push_back(ReadNetdev(roots.sys, n));
   // getifaddrs sees the running host, so only when the tree is its own.
   if (opts.live_host) ReadAddresses(&view.netdevs);
+  if (qdiscs) {
+    t.emplace(opts.phases, "gather.qdiscs");
+    qdiscs->Finish(&view.netdevs, &view.provenance);
+  }
 
   t.emplace(opts.phases, "gather.host");
   view.host = ReadHost(roots, std::vector<std::string>(bound.begin(), bound.end()));

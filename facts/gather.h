@@ -51,6 +51,9 @@ struct GatherOptions {
   // Each is a fork+exec (tens of ms under emulation): callers that need no
   // firewall facts (diag create-qp, a run without firewall-4791) turn it off.
   bool read_rulesets = true;
+  // Run `tc -j qdisc show` for the netdevs' qdiscs (with live_host only):
+  // what shapes, delays or drops RoCE packets before they leave.
+  bool read_qdiscs = true;
   // Sample the counters and watch the async events over a window this long
   // (facts/link_window.h), after everything else is read: what link-health
   // and pcie judge. Unset, or no device: one sample, no window.

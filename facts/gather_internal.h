@@ -106,6 +106,22 @@ class RulesetReader {
   std::vector<std::string> empty_why_;
   std::vector<std::thread> threads_;
 };
+// `tc -j qdisc show`, started with the gather (a fork+exec that mostly
+// waits) and read once the netdevs are known: Finish gives each of them its
+// qdiscs, or says in the provenance why none were read.
+class QdiscReader {
+ public:
+  QdiscReader();
+  ~QdiscReader();
+  QdiscReader(const QdiscReader&) = delete;
+  QdiscReader& operator=(const QdiscReader&) = delete;
+  void Finish(std::vector<NetdevInfo>* netdevs, std::vector<std::string>* provenance);
+
+ private:
+  std::optional<absl::StatusOr<SubprocessResult>> result_;
+  std::thread thread_;
+};
+
 // A socket bound to local port 4791 in /proc/net/udp or udp6; nullopt when
 // neither could be read.
 std::optional<bool> Udp4791Socket(const SysfsReader& proc);

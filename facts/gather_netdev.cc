@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "facts/gather_internal.h"
+#include "facts/qdisc.h"
 #include "facts/sysfs.h"
 
 namespace rdmacheck {
@@ -71,6 +72,40 @@ void ReadAddresses(std::vector<NetdevInfo>* netdevs) {
     }
   }
   ::freeifaddrs(list);
+}
+
+// tc reads the qdiscs over netlink: no root needed, and it prints every
+// netdev's in one run.
+QdiscReader::QdiscReader() {
+  thread_ = std::thread([this] { result_ = RunSubprocess({"tc", "-j", "qdisc", "show"}, 3.0); });
+}
+
+QdiscReader::~QdiscReader() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void QdiscReader::Finish(std::vector<NetdevInfo>* netdevs, std::vector<std::string>* provenance) {
+  if (thread_.joinable()) thread_.join();
+  if (!result_) return;
+  absl::StatusOr<SubprocessResult>& r = *result_;
+  std::string why;
+  if (!r.ok()) {
+    why = std::string(r.status().message());
+  } else if (!r->Succeeded()) {
+    why = absl::StrCat("'", r->command, "' ", r->HowItEnded());
+  } else {
+    absl::StatusOr<QdiscsByNetdev> q = ParseTcQdiscJson(r->out, r->command);
+    if (q.ok()) {
+      for (NetdevInfo& n : *netdevs) {
+        auto it = q->find(n.name);
+        if (it != q->end()) n.qdiscs = it->second;
+        n.qdiscs_known = true;
+      }
+      return;
+    }
+    why = std::string(q.status().message());
+  }
+  provenance->push_back(absl::StrCat("gather: qdiscs not read: ", why));
 }
 
 }  // namespace gather_internal

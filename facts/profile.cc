@@ -25,6 +25,7 @@
 #include "absl/strings/strip.h"
 #include "absl/strings/substitute.h"
 #include "absl/types/span.h"
+#include "facts/qdisc.h"
 #include "facts/devinfo_import.h"
 #include "util/numbers.h"
 #include "util/status_macros.h"
@@ -658,6 +659,30 @@ const Fields<PortInfo>& PortFields() {
   return *f;
 }
 
+// `qdiscs TOKEN...`, root first (facts/qdisc.h QdiscToken:
+// "tbf@root,rate_bps=50000000,burst_bytes=4000"); no line, not read; the
+// bare key, read and none.
+absl::Status ReadQdiscs(Reader& r, absl::string_view key, absl::string_view rest, NetdevInfo& n) {
+  RDMACHECK_RETURN_IF_ERROR(r.Once(key));
+  RDMACHECK_ASSIGN_OR_RETURN(std::vector<std::string> t, r.Tokens(key, rest));
+  std::vector<Qdisc> qs;
+  for (const std::string& tok : t) {
+    absl::StatusOr<Qdisc> q = ParseQdiscToken(tok);
+    if (!q.ok()) return r.Err(key, q.status().message());
+    qs.push_back(*std::move(q));
+  }
+  n.qdiscs = std::move(qs);
+  n.qdiscs_known = true;
+  return absl::OkStatus();
+}
+
+void WriteQdiscs(absl::string_view key, const NetdevInfo& n, std::string* out) {
+  if (!n.qdiscs_known) return;
+  absl::StrAppend(out, key);
+  for (const Qdisc& q : n.qdiscs) absl::StrAppend(out, " ", QdiscToken(q));
+  absl::StrAppend(out, "\n");
+}
+
 const Fields<NetdevInfo>& NetdevFields() {
   using N = NetdevInfo;
   static const auto* f = new Fields<N>{
@@ -665,6 +690,7 @@ const Fields<NetdevInfo>& NetdevFields() {
       Text("operstate", &N::operstate),
       Number("ifindex", &N::ifindex),
       List("addrs", &N::addrs, &N::addrs_known),
+      {"qdiscs", ReadQdiscs, WriteQdiscs},
   };
   return *f;
 }

@@ -138,6 +138,8 @@ void ExpectViewsEqual(const DeviceView& a, const DeviceView& b, const std::strin
     EXPECT_EQ(na.ifindex, nb.ifindex);
     EXPECT_EQ(na.addrs, nb.addrs);
     EXPECT_EQ(na.addrs_known, nb.addrs_known);
+    EXPECT_EQ(na.qdiscs, nb.qdiscs);
+    EXPECT_EQ(na.qdiscs_known, nb.qdiscs_known);
   }
 }
 
@@ -269,10 +271,14 @@ DeviceView EverythingView() {
   n.ifindex = 4;
   n.addrs = {"198.18.0.1/24", "fe80::c6ff:fe12:1/64"};
   n.addrs_known = true;
+  n.qdiscs = {Qdisc{"tbf", "root", 50000000, 4094, std::nullopt, std::nullopt, std::nullopt},
+              Qdisc{"netem", "1:1", std::nullopt, std::nullopt, std::nullopt, 5000, 0.5}};
+  n.qdiscs_known = true;
   v.netdevs.push_back(n);
   NetdevInfo empty_addrs;
   empty_addrs.name = "vb";
   empty_addrs.addrs_known = true;
+  empty_addrs.qdiscs_known = true;
   v.netdevs.push_back(empty_addrs);
   NetdevInfo unknown_addrs;
   unknown_addrs.name = "lo";
@@ -413,6 +419,8 @@ const BadCase kBadCases[] = {
      "mem_total", "non-negative number"},
     {"negative_number", "rdmacheck-profile 1\n[device d]\nattr max_qp -1\n", "bad.profile:3: ",
      "attr max_qp", "non-negative number"},
+    {"qdisc_bad_token", "rdmacheck-profile 1\n[netdev va]\nqdiscs tbf@root,burst_bytes=4k\n", "bad.profile:3: ",
+     "qdiscs", "burst_bytes '4k' is not a whole number"},
     {"mtu_not_ib", "rdmacheck-profile 1\n[device d]\n[port d 1]\nactive_mtu 1500\n",
      "bad.profile:4: ", "active_mtu", "not an IB MTU"},
     {"mtu_too_big", "rdmacheck-profile 1\n[device d]\n[port d 1]\nmax_mtu 8192\n",

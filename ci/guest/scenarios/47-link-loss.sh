@@ -20,6 +20,7 @@ fault() {
     return 1
   fi
   tc qdisc add dev vb root netem loss 5% || { wbw_stop; return 1; }
+  tc_capture
   sleep 1
 }
 undo() {

@@ -4,7 +4,7 @@
 name="netem delay 5ms on va: latency FAIL"
 mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
-fault() { res_begin; tc qdisc add dev va root netem delay 5ms; }
+fault() { res_begin; tc qdisc add dev va root netem delay 5ms && tc_capture; }
 undo() {
   tc qdisc del dev va root 2>/dev/null
   res_end

@@ -5,7 +5,7 @@
 name="tbf 50mbit burst 256kbit on va: bandwidth FAIL with the capped figure"
 mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
-fault() { res_begin; tc qdisc add dev va root tbf rate 50mbit burst 256kbit latency 400ms; }
+fault() { res_begin; tc qdisc add dev va root tbf rate 50mbit burst 256kbit latency 400ms && tc_capture; }
 undo() {
   tc qdisc del dev va root 2>/dev/null
   res_end

@@ -11,6 +11,15 @@
 
 res_begin() { RES_BEFORE=$(res_counts); }
 
+# tc_capture: what tc says of the qdiscs now, JSON and words, kept beside the
+# scenario's output (real `tc -j qdisc show` of iproute2 for the qdisc
+# fixtures, fixtures/qdisc/).
+tc_capture() {
+  tc -j qdisc show >"$OUT/scenarios/$scn.tc.json" 2>&1
+  tc -s -d -j qdisc show >"$OUT/scenarios/$scn.tc-sd.json" 2>&1
+  tc qdisc show >"$OUT/scenarios/$scn.tc.txt" 2>&1
+}
+
 # res_end: the counts return to RES_BEFORE within 3 s of rdmacheck's exit
 # (the kernel frees a process's objects when its verbs fds close).
 res_end() {
