@@ -101,6 +101,9 @@ struct BenchSettings {
   double duration_s = 0;
   double warmup_s = 0;             // duration and stop-rule runs: time not counted at the start
   std::vector<int> pin_cpus;       // --pin: this thread's CPUs while it runs
+  // --threads: the QPs of a bandwidth run split over this many threads (at
+  // most -q), each posting and polling its own; 1 as perftest.
+  int threads = 1;
   std::optional<StopRule> stop;    // stop when stable (duration runs)
 };
 

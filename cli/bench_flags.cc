@@ -40,6 +40,8 @@ CommandLine BenchCommandLine(BenchOptions* o) {
               "message size (default 65536; 2 with --lat)")
       .Int("-q,--qp", &s.qps, 1, 256, "N", "QPs (default 1)")
       .Int("-l,--post_list", &s.post_list, 1, 1024, "N", "WRs per ibv_post_send (default 1)")
+      .Int("--threads", &s.threads, 1, 64, "N", "split the QPs over N threads, each posting and polling its own\n"
+           "(at most -q; default 1, as perftest)")
       .Int("-Q,--cq-mod", &s.cq_mod, 1, 1024, "N",
            "one signalled WR every N (default as perftest: 100, 1 above 8 KiB)")
       .Uint32("-I,--inline_size", [&s](uint32_t v) { s.inline_size = v; }, "BYTES",

@@ -51,6 +51,8 @@ TEST(BenchFlags, PeerNamesTheFarHost) {
   CommandLine cl = BenchCommandLine(&o);
   ASSERT_TRUE(cl.Parse({"-d", "rxe0", "--peer", "198.18.0.2:18600", "--peer-dev", "rxe1"}).ok());
   EXPECT_EQ(*o.peer, "198.18.0.2:18600");
+  ASSERT_TRUE(BenchCommandLine(&o).Parse({"-q", "4", "--threads", "2"}).ok());
+  EXPECT_EQ(o.settings.threads, 2);
   EXPECT_EQ(o.ends.peer_device, "rxe1");
 }
 
@@ -61,6 +63,9 @@ TEST(BenchFlags, BadValuesAreNamed) {
   err.str("");
   EXPECT_EQ(RunBenchCli({"-n", "3"}, out, err), 2);
   EXPECT_THAT(err.str(), HasSubstr("-n"));
+  err.str("");
+  EXPECT_EQ(RunBenchCli({"-q", "2", "--threads", "4"}, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("--threads 4 needs at least as many QPs (-q 2)"));
   err.str("");
   EXPECT_EQ(RunBenchCli({"-m", "9000"}, out, err), 2);
   err.str("");

@@ -96,17 +96,12 @@ std::string TimeText(double us) {
 
 absl::StatusOr<QdiscsByNetdev> ParseTcQdiscJson(absl::string_view text, absl::string_view source,
                                                 absl::string_view dev) {
-  json doc = json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded()) {
-    // nlohmann says where only through an exception: find it for the message.
-    std::string where;
-    try {
-      (void)json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-      where = absl::StrCat(" at byte ", e.byte);
-    }
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
     return absl::InvalidArgumentError(absl::StrCat(
-        source, ": not JSON", where,
+        source, ": not JSON at byte ", e.byte,
         " (iproute2 before 5.x printed a tbf's options unquoted; `tc qdisc show` says the same in words)"));
   }
   if (!doc.is_array()) return absl::InvalidArgumentError(absl::StrCat(source, ": not a JSON array"));

@@ -65,6 +65,22 @@ TEST_F(BenchGuestTest, EveryOpPostListAndModerationOnOneSession) {
   }
 }
 
+TEST_F(BenchGuestTest, QpsSplitOverThreadsEachCompleteTheirShare) {
+  for (BenchOp op : {BenchOp::kWrite, BenchOp::kSend}) {
+    BenchSettings s;
+    s.op = op;
+    s.size = 16384;
+    s.qps = 4;
+    s.threads = 2;
+    s.iters = 200;
+    ASSERT_OK_AND_ASSIGN(BenchResult r, RunBench(Pair(), s));
+    EXPECT_EQ(r.end, BenchEnd::kOk) << BenchOpName(op) << ": " << r.failure;
+    EXPECT_EQ(r.messages, 800u) << BenchOpName(op);  // 200 per QP, whichever thread ran it
+    EXPECT_GT(r.bw_avg_gbps, 0.01);
+    EXPECT_EQ(r.settings.threads, 2);
+  }
+}
+
 TEST_F(BenchGuestTest, DurationRunStopsWhenStable) {
   BenchSettings s;
   s.stop = StopRule{.slice_s = 0.2, .min_s = 0.6, .max_s = 2.0, .spread = 0.5, .slices = 3};

@@ -89,4 +89,33 @@ MtuChoice ChooseBenchMtu(int asked, int active) {
   return c;
 }
 
+void AddConcurrent(const std::vector<BenchResult>& parts, BenchResult* r) {
+  if (parts.empty()) return;
+  size_t slices = parts[0].slice_gbps.size();
+  for (const BenchResult& p : parts) slices = std::min(slices, p.slice_gbps.size());
+  r->messages = r->bytes = 0;
+  r->seconds = r->bw_avg_gbps = r->msg_rate_mpps = 0;
+  r->slice_gbps.assign(slices, 0);
+  r->stable = true;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const BenchResult& p = parts[k];
+    if (p.end != BenchEnd::kOk && r->end == BenchEnd::kOk) {
+      r->end = p.end;
+      r->failure = absl::StrCat("thread ", k, ": ", p.failure);
+      r->wc_status = p.wc_status;
+      r->wc_status_text = p.wc_status_text;
+      r->vendor_err = p.vendor_err;
+    }
+    r->messages += p.messages;
+    r->bytes += p.bytes;
+    r->seconds = std::max(r->seconds, p.seconds);
+    r->bw_avg_gbps += p.bw_avg_gbps;
+    r->msg_rate_mpps += p.msg_rate_mpps;
+    for (size_t i = 0; i < slices; ++i) r->slice_gbps[i] += p.slice_gbps[i];
+    r->stable = r->stable && p.stable;
+  }
+  r->bw_peak_gbps = r->bw_avg_gbps;
+  for (double g : r->slice_gbps) r->bw_peak_gbps = std::max(r->bw_peak_gbps, g);
+}
+
 }  // namespace rdmacheck

@@ -54,6 +54,13 @@ struct MtuChoice {
 };
 MtuChoice ChooseBenchMtu(int asked, int active);
 
+// The figures of runs made at the same time (the threads of one run) into
+// r: messages, bytes, BW average and message rate add up, each slice adds
+// up with the same slice of the others (as many as all have), the time is
+// the longest, the peak the best summed slice; the first part that did not
+// end ok gives r its end ("thread K: ..."); stable when all were.
+void AddConcurrent(const std::vector<BenchResult>& parts, BenchResult* r);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_ACTS_BENCH_BENCH_MATH_H_

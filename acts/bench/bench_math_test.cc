@@ -92,5 +92,40 @@ TEST(BenchMath, MtuAtMostTheActiveOne) {
   EXPECT_NE(ChooseBenchMtu(1500, 4096).error.find("not an IB path MTU"), std::string::npos);
 }
 
+TEST(BenchMath, ConcurrentThreadsAddUp) {
+  BenchResult a, b;
+  a.messages = 100;
+  a.bytes = 100 * 65536;
+  a.seconds = 1.0;
+  a.bw_avg_gbps = 0.2;
+  a.msg_rate_mpps = 0.0001;
+  a.slice_gbps = {0.19, 0.21, 0.2};
+  a.stable = true;
+  b = a;
+  b.seconds = 1.1;
+  b.bw_avg_gbps = 0.15;
+  b.slice_gbps = {0.14, 0.3};
+  BenchResult r;
+  AddConcurrent({a, b}, &r);
+  EXPECT_EQ(r.messages, 200u);
+  EXPECT_EQ(r.bytes, 200u * 65536);
+  EXPECT_DOUBLE_EQ(r.seconds, 1.1);
+  EXPECT_DOUBLE_EQ(r.bw_avg_gbps, 0.35);
+  ASSERT_EQ(r.slice_gbps.size(), 2u);  // as many slices as every thread has
+  EXPECT_DOUBLE_EQ(r.slice_gbps[1], 0.51);
+  EXPECT_DOUBLE_EQ(r.bw_peak_gbps, 0.51);
+  EXPECT_TRUE(r.stable);
+  EXPECT_EQ(r.end, BenchEnd::kOk);
+  // The first thread that ended badly gives the run its end.
+  b.end = BenchEnd::kStalled;
+  b.failure = "no completion for 2 s";
+  b.stable = false;
+  BenchResult bad;
+  AddConcurrent({a, b}, &bad);
+  EXPECT_EQ(bad.end, BenchEnd::kStalled);
+  EXPECT_EQ(bad.failure, "thread 1: no completion for 2 s");
+  EXPECT_FALSE(bad.stable);
+}
+
 }  // namespace
 }  // namespace rdmacheck

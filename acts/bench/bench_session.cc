@@ -402,11 +402,12 @@ bool FillRecvs(const Side& b, int q, std::vector<int>* recv_posted, BenchResult*
   return true;
 }
 
-// b: the far side when it is local (its receives refilled here), nullptr in
-// peer mode (the far end refills its own); bt: where the WRITEs land.
-void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
-                  const std::atomic<bool>& stop, std::vector<int>* recv_posted, BenchResult* r) {
-  const int q = std::max(1, s.qps);
+// QPs [q0, q1) of a bandwidth run, on the calling thread. b: the far side
+// when it is local (its receives refilled here; FillRecvs was called), nullptr
+// in peer mode (the far end refills its own); bt: where the WRITEs land.
+void RunBandwidthOn(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
+                    const std::atomic<bool>& stop, int q0, int q1, BenchResult* r) {
+  const int q = q1;
   const int l = std::max(1, s.post_list);
   const int m = r->settings.cq_mod;
   // The window is the depth asked (-t), as perftest's: rxe grants more
@@ -418,7 +419,6 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
   const uint32_t size = s.size;
   std::vector<uint64_t> posted(q, 0), done(q, 0), last_sig(q, 0);
   const bool rx = s.op == BenchOp::kSend && b != nullptr;
-  if (rx && !FillRecvs(*b, q, recv_posted, r)) return;
   std::vector<ibv_send_wr> wr(l);
   std::vector<ibv_sge> sge(l);
   ibv_wc wc[32];
@@ -454,7 +454,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
       }
     }
     bool posting_done = true;
-    for (int i = 0; i < q && r->end == BenchEnd::kOk; ++i) {
+    for (int i = q0; i < q && r->end == BenchEnd::kOk; ++i) {
       while (true) {
         int n;
         bool tail = false;
@@ -505,7 +505,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
     }
     if (r->end != BenchEnd::kOk) break;
     bool progressed = false;
-    for (int i = 0; i < q && r->end == BenchEnd::kOk; ++i) {
+    for (int i = q0; i < q && r->end == BenchEnd::kOk; ++i) {
       int got = ibv_poll_cq(a.cqs[i].get(), 32, wc);
       if (got < 0) {
         Fail(r, BenchEnd::kWcError, absl::StrCat("ibv_poll_cq(dev=", a.base.dev, ") returned ", got));
@@ -539,7 +539,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
       }
     }
     uint64_t outstanding = 0;
-    for (int i = 0; i < q; ++i) outstanding += posted[i] - done[i];
+    for (int i = q0; i < q; ++i) outstanding += posted[i] - done[i];
     if (posting_done && outstanding == 0) break;
     if (outstanding > 0 && t - progress_t > ends.deadline_s) {
       Fail(r, BenchEnd::kStalled,
@@ -549,7 +549,7 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
     }
   }
   // The last receives' completions, so the next run starts with full queues.
-  for (int i = 0; i < q && rx; ++i) RefillRecvs(*b, i, r);
+  for (int i = q0; i < q && rx; ++i) RefillRecvs(*b, i, r);
   r->messages = total_done - start_done;
   r->bytes = r->messages * size;
   r->seconds = start_t >= 0 ? last_t - start_t : 0;
@@ -558,6 +558,28 @@ void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const
   r->bw_peak_gbps = r->bw_avg_gbps;
   for (double g : r->slice_gbps) r->bw_peak_gbps = std::max(r->bw_peak_gbps, g);
   r->stable = stable;
+}
+
+// A bandwidth run: its QPs on one thread, or split over s.threads threads
+// (each its own QPs, CQs and window), whose figures add up as concurrent
+// runs' do. The threads inherit the caller's CPU mask (--pin).
+void RunBandwidth(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
+                  const std::atomic<bool>& stop, std::vector<int>* recv_posted, BenchResult* r) {
+  const int q = std::max(1, s.qps);
+  if (s.op == BenchOp::kSend && b != nullptr && !FillRecvs(*b, q, recv_posted, r)) return;
+  const int n = std::clamp(s.threads, 1, q);
+  if (n == 1) {
+    RunBandwidthOn(ends, a, b, bt, s, stop, 0, q, r);
+    return;
+  }
+  std::vector<BenchResult> part(n, *r);
+  {
+    std::vector<std::thread> ts;
+    for (int k = 0; k < n; ++k)
+      ts.emplace_back([&, k] { RunBandwidthOn(ends, a, b, bt, s, stop, k * q / n, (k + 1) * q / n, &part[k]); });
+    for (std::thread& t : ts) t.join();
+  }
+  AddConcurrent(part, r);
 }
 
 // Spins until the byte at `p` reads `want`, the deadline passes, `stop` or

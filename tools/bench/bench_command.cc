@@ -83,6 +83,11 @@ int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err
     }
     o.settings.pin_cpus = *cpus;
   }
+  if (o.settings.threads > o.settings.qps) {
+    err << "rdmacheck bench: --threads " << o.settings.threads << " needs at least as many QPs (-q " << o.settings.qps
+        << "): each thread posts and polls QPs of its own (see rdmacheck bench --help)\n";
+    return kExitUsage;
+  }
   if (o.latency) {
     o.settings.mode = BenchMode::kLatency;
     if (!o.size_given) o.settings.size = kDefaultLatSize;

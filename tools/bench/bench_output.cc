@@ -37,6 +37,7 @@ std::string SettingsFlags(const BenchSettings& s) {
     absl::StrAppend(&f, " -n ", s.iters);
   }
   if (!s.pin_cpus.empty()) absl::StrAppend(&f, " --pin ", absl::StrJoin(s.pin_cpus, ","));
+  if (s.threads > 1 && s.mode == BenchMode::kBandwidth) absl::StrAppend(&f, " --threads ", s.threads);
   return f;
 }
 
@@ -134,7 +135,7 @@ nlohmann::json RunJson(const BenchResult& r) {
                    {"cq_mod", s.cq_mod},       {"inline", s.inline_size.value_or(0)},
                    {"mtu", s.mtu},             {"active_mtu", r.active_mtu}, {"tx_depth", s.tx_depth},
                    {"iters", s.iters},         {"duration_s", s.duration_s}, {"pin", s.pin_cpus},
-                   {"flags", SettingsFlags(s)}};
+                   {"threads", s.threads},     {"flags", SettingsFlags(s)}};
   j["end"] = std::string(BenchEndName(r.end));
   if (r.end != BenchEnd::kOk) {
     j["failure"] = r.failure;
