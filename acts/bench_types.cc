@@ -29,6 +29,11 @@ absl::string_view BenchEndName(BenchEnd e) {
   return "?";
 }
 
+bool SessionShape::operator==(const SessionShape& o) const {
+  return mode == o.mode && op == o.op && qps == o.qps && max_size == o.max_size && tx_depth == o.tx_depth &&
+         inline_size == o.inline_size && mtu == o.mtu;
+}
+
 double BenchResult::bw_avg_mbps() const {
   return seconds > 0 ? static_cast<double>(bytes) / seconds / (1 << 20) : 0;
 }

@@ -166,16 +166,22 @@ struct BenchResult {
 // receive queues full (SEND) or answers each ping (latency). These cross the
 // side channel (tools/peer/messages.h), so they are plain data.
 
-// What the far end needs to create and connect its QPs: the session's shape
-// and this end's QPs, GID and region.
-struct BenchNear {
+// What a session's QPs and buffers are created for (both ends' in peer mode).
+struct SessionShape {
   BenchMode mode = BenchMode::kBandwidth;
   BenchOp op = BenchOp::kWrite;
   int qps = 1;
   uint32_t max_size = kDefaultBwSize;
   int tx_depth = kDefaultTxDepth;
   uint32_t inline_size = 0;
-  int mtu = 0;          // the path MTU asked, bytes; 0: the smaller active MTU
+  int mtu = 0;  // the path MTU asked, bytes; 0: the (smaller) active MTU
+  bool operator==(const SessionShape& o) const;
+};
+
+// What the far end needs to create and connect its QPs: the session's shape
+// and this end's QPs, GID and region.
+struct BenchNear {
+  SessionShape shape;
   int active_mtu = 0;   // this end's, bytes
   int rd_atomic = 1;    // READs in flight this end allows
   std::string device;   // this end's, for the far end's log

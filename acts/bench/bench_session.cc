@@ -30,11 +30,6 @@
 
 namespace rdmacheck {
 
-bool SessionShape::operator==(const SessionShape& o) const {
-  return mode == o.mode && op == o.op && qps == o.qps && max_size == o.max_size && tx_depth == o.tx_depth &&
-         inline_size == o.inline_size && mtu == o.mtu;
-}
-
 SessionShape ShapeFor(const BenchSettings& s) {
   SessionShape sh;
   sh.mode = s.mode;
@@ -258,13 +253,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
     if (MtuChoice m = ChooseBenchMtu(shape.mtu, ours); !m.error.empty()) return absl::InvalidArgumentError(m.error);
     RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->a, shape, true, da.orig_attr.max_qp_wr));
     BenchNear n;
-    n.mode = shape.mode;
-    n.op = shape.op;
-    n.qps = shape.qps;
-    n.max_size = shape.max_size;
-    n.tx_depth = shape.tx_depth;
-    n.inline_size = shape.inline_size;
-    n.mtu = shape.mtu;
+    n.shape = shape;
     n.active_mtu = ours;
     n.rd_atomic = RdAtomic(da);
     n.device = ends.device;
@@ -864,19 +853,13 @@ absl::StatusOr<std::unique_ptr<BenchResponder>> BenchResponder::Open(const Bench
                                                                      double deadline_s) {
   // The near end's numbers are a remote host's: bounded before anything is
   // made of them.
-  if (n.qps < 1 || n.qps > 64 || n.max_size < 1 || n.max_size > (64u << 20) || n.tx_depth < 1 ||
-      n.tx_depth > 16384 || n.inline_size > 4096 || n.qpns.size() != static_cast<size_t>(n.qps))
-    return absl::InvalidArgumentError(absl::StrCat("bench setup out of bounds: qps ", n.qps, " (1..64, ", n.qpns.size(),
-                                                   " QPNs), max_size ", n.max_size, " (1..64 MiB), tx_depth ",
-                                                   n.tx_depth, " (1..16384), inline ", n.inline_size, " (..4096)"));
-  SessionShape sh;
-  sh.mode = n.mode;
-  sh.op = n.op;
-  sh.qps = n.qps;
-  sh.max_size = n.max_size;
-  sh.tx_depth = n.tx_depth;
-  sh.inline_size = n.inline_size;
-  sh.mtu = n.mtu;
+  const SessionShape& sh = n.shape;
+  if (sh.qps < 1 || sh.qps > 64 || sh.max_size < 1 || sh.max_size > (64u << 20) || sh.tx_depth < 1 ||
+      sh.tx_depth > 16384 || sh.inline_size > 4096 || n.qpns.size() != static_cast<size_t>(sh.qps))
+    return absl::InvalidArgumentError(absl::StrCat("bench setup out of bounds: qps ", sh.qps, " (1..64, ",
+                                                   n.qpns.size(), " QPNs), max_size ", sh.max_size,
+                                                   " (1..64 MiB), tx_depth ", sh.tx_depth, " (1..16384), inline ",
+                                                   sh.inline_size, " (..4096)"));
   RDMACHECK_RETURN_IF_ERROR(CheckMemlock(RegisteredBytes(sh) / 2, SoftMemlockLimit()));
   auto st = std::make_unique<State>();
   st->sysfs_root = sysfs_root;
@@ -885,7 +868,7 @@ absl::StatusOr<std::unique_ptr<BenchResponder>> BenchResponder::Open(const Bench
   st->near = {n.addr, n.rkey};
   RDMACHECK_RETURN_IF_ERROR(OpenProbeEnd(sysfs_root, device, port, n.peer_gid_index, &st->b.base));
   const int ours = 128 << st->b.base.port_attr.active_mtu;
-  MtuChoice mtu = ChooseBenchMtu(n.mtu, std::min(ours, n.active_mtu > 0 ? n.active_mtu : ours));
+  MtuChoice mtu = ChooseBenchMtu(sh.mtu, std::min(ours, n.active_mtu > 0 ? n.active_mtu : ours));
   if (!mtu.error.empty()) return absl::InvalidArgumentError(mtu.error);
   RDMACHECK_ASSIGN_OR_RETURN(ibv_device_attr_ex db, st->b.base.ctx->QueryDeviceEx());
   const int rd = std::min(std::max(1, n.rd_atomic), RdAtomic(db));

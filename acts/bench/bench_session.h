@@ -27,17 +27,7 @@
 
 namespace rdmacheck {
 
-// What a session's QPs and buffers are created for.
-struct SessionShape {
-  BenchMode mode = BenchMode::kBandwidth;
-  BenchOp op = BenchOp::kWrite;
-  int qps = 1;
-  uint32_t max_size = kDefaultBwSize;
-  int tx_depth = kDefaultTxDepth;
-  uint32_t inline_size = 0;
-  int mtu = 0;  // 0: the active MTU
-  bool operator==(const SessionShape& o) const;
-};
+// What a session is created for: SessionShape (acts/bench_types.h).
 SessionShape ShapeFor(const BenchSettings& s);
 
 // Bytes a session of this shape registers (both ends).

@@ -195,41 +195,42 @@ perf_mtu1500() {
   topo_ensure 9000 1 || record FAIL "perf: topology back at MTU 9000"
 }
 
-# Ctrl-C in the middle of a bandwidth run, a latency run and a sweep: exit
-# 130 within a second, and the kernel's PD/CQ/QP/MR counts back where they
-# were (everything released on the way out).
+# perf_interrupt LABEL CMD...: CMD in the background, Ctrl-C 2.5 s in: exit
+# 130 within 1.5 s, and the kernel's PD/CQ/QP/MR counts (both ends: one
+# guest) back where they were, everything released on the way out.
+perf_interrupt() {
+  local label=$1 before after rc t0 took i; shift
+  before=$(res_counts)
+  # Job control on: without it bash starts a background command with
+  # SIGINT ignored, and an ignored SIGINT stays ignored across exec.
+  set -m
+  "$@" >"$PERF_DIR/sigint-${label// /_}.out" 2>&1 &
+  local pid=$!
+  set +m
+  sleep 2.5
+  t0=$EPOCHREALTIME
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  for ((i = 0; i < 30; i++)); do
+    after=$(res_counts)
+    [[ "$after" == "$before" ]] && break
+    sleep 0.1
+  done
+  if ((rc == 130)) && [[ "$after" == "$before" ]] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
+    record PASS "perf: Ctrl-C during $label: exit 130 in ${took} s, nothing left" "$after"
+  else
+    record FAIL "perf: Ctrl-C during $label" "exit $rc after ${took} s; before: $before; after: $after"
+  fi
+}
+
+# Ctrl-C in the middle of a bandwidth run, a latency run and a sweep.
 perf_sigint() {
-  local what args before after rc t0 i
-  for what in "bw" "lat" "sweep"; do
-    case $what in
-      bw) args=(-D 10) ;;
-      lat) args=(--lat -n 100000) ;;
-      sweep) args=(--sweep qp) ;;
-    esac
-    before=$(res_counts)
-    # Job control on: without it bash starts a background command with
-    # SIGINT ignored, and an ignored SIGINT stays ignored across exec.
-    set -m
-    "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 "${args[@]}" >"$PERF_DIR/sigint-$what.out" 2>&1 &
-    local pid=$!
-    set +m
-    sleep 2.5
-    t0=$EPOCHREALTIME
-    kill -INT "$pid"
-    rc=0
-    wait "$pid" || rc=$?
-    local took
-    took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-    for ((i = 0; i < 30; i++)); do
-      after=$(res_counts)
-      [[ "$after" == "$before" ]] && break
-      sleep 0.1
-    done
-    if ((rc == 130)) && [[ "$after" == "$before" ]] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
-      record PASS "perf: Ctrl-C during bench ${args[*]}: exit 130 in ${took} s, nothing left" "$after"
-    else
-      record FAIL "perf: Ctrl-C during bench ${args[*]}" "exit $rc after ${took} s; before: $before; after: $after"
-    fi
+  local args
+  for args in "-D 10" "--lat -n 100000" "--sweep qp"; do
+    # shellcheck disable=SC2086 # the words of $args are the flags
+    perf_interrupt "bench $args" "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 $args
   done
 }
 
@@ -270,30 +271,9 @@ perf_peer() {
   else
     record FAIL "perf: bench --peer --sweep qp" "exit $rc: $(head -c 400 "$PERF_DIR/peer-sweep.json")"
   fi
-  # Ctrl-C mid-run: exit 130 at once; the far end releases its half and
-  # serves the next client.
-  local before after t0 took
-  before=$(res_counts)
-  set -m
-  "${peer[@]}" -D 10 >"$PERF_DIR/peer-sigint.out" 2>&1 &
-  local pid=$!
-  set +m
-  sleep 2.5
-  t0=$EPOCHREALTIME
-  kill -INT "$pid"
-  rc=0
-  wait "$pid" || rc=$?
-  took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-  for ((i = 0; i < 30; i++)); do
-    after=$(res_counts)
-    [[ "$after" == "$before" ]] && break
-    sleep 0.1
-  done
-  if ((rc == 130)) && [[ "$after" == "$before" ]] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'; then
-    record PASS "perf: Ctrl-C during bench --peer -D 10: exit 130 in ${took} s, nothing left on either end" "$after"
-  else
-    record FAIL "perf: Ctrl-C during bench --peer -D 10" "exit $rc after ${took} s; before: $before; after: $after"
-  fi
+  # Ctrl-C mid-run: exit 130 at once; the far end releases its half (the
+  # counts cover both ends) and serves the next client.
+  perf_interrupt "bench --peer -D 10" "${peer[@]}" -D 10
   rc=0
   out=$("${peer[@]}" -n 1000 --report_gbits 2>&1) || rc=$?
   if ((rc == 0)); then

@@ -350,12 +350,13 @@ void ModeAndOp(V& v, M& m) {
 template <typename V>
 void FieldsOf(V& v, BenchSetupMsg& msg) {
   BenchNear& m = msg.near;
-  ModeAndOp(v, m);
-  v.Int("qps", m.qps);
-  v.Int("max_size", m.max_size);
-  v.Int("tx_depth", m.tx_depth);
-  v.Int("inline_size", m.inline_size);
-  v.Int("mtu", m.mtu);
+  SessionShape& sh = m.shape;
+  ModeAndOp(v, sh);
+  v.Int("qps", sh.qps);
+  v.Int("max_size", sh.max_size);
+  v.Int("tx_depth", sh.tx_depth);
+  v.Int("inline_size", sh.inline_size);
+  v.Int("mtu", sh.mtu);
   v.Int("active_mtu", m.active_mtu);
   v.Int("rd_atomic", m.rd_atomic);
   v.Str("device", m.device);

@@ -79,7 +79,7 @@ auto Tie(const WrResultMsg& m) {
 auto Tie(const ProbeDoneMsg& m) { return std::tie(m.qp_state, m.events, m.counters_known, m.counters); }
 auto Tie(const BenchSetupMsg& msg) {
   const BenchNear& m = msg.near;
-  return std::tie(m.mode, m.op, m.qps, m.max_size, m.tx_depth, m.inline_size, m.mtu, m.active_mtu, m.rd_atomic,
+  return std::tie(m.shape, m.active_mtu, m.rd_atomic,
                   m.device, m.peer_device, m.peer_gid_index, m.gid, m.qpns, m.addr, m.rkey, m.region_bytes);
 }
 auto Tie(const BenchReadyMsg& msg) {
@@ -357,7 +357,7 @@ TEST(MessagesDecode, ErrorsNameTheFrameAndTheField) {
 
 TEST(BenchFrames, RoundTrip) {
   BenchSetupMsg a;
-  a.near.qps = 4;
+  a.near.shape.qps = 4;
   a.near.qpns = {17, 18, 19, 20};
   a.near.gid = "::ffff:198.18.0.1";
   a.near.addr = 140244305313792u;
@@ -366,13 +366,13 @@ TEST(BenchFrames, RoundTrip) {
   a.near.active_mtu = 4096;
   a.near.device = "rxe0";
   BenchSetupMsg b = a;
-  b.near.mode = BenchMode::kLatency;
-  b.near.op = BenchOp::kRead;
-  b.near.qps = 1;
+  b.near.shape.mode = BenchMode::kLatency;
+  b.near.shape.op = BenchOp::kRead;
+  b.near.shape.qps = 1;
   b.near.qpns = {4242};
   b.near.peer_device = "rxe1";
   b.near.peer_gid_index = 3;
-  b.near.mtu = 1024;
+  b.near.shape.mtu = 1024;
   ExpectRoundTrips<BenchSetupMsg>({a, b});
 
   BenchReadyMsg r;

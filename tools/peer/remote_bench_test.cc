@@ -23,7 +23,7 @@ using ::testing::HasSubstr;
 
 BenchNear GoodNear() {
   BenchNear n;
-  n.qps = 2;
+  n.shape.qps = 2;
   n.qpns = {17, 18};
   n.gid = "::ffff:198.18.0.1";
   n.active_mtu = 4096;
@@ -48,12 +48,12 @@ TEST(ServePeerBench, RefusesBadSetupsBeforeTouchingADeviceAndTellsTheClient) {
     const char* message;
   };
   const Case cases[] = {
-      {[](BenchNear& n) { n.qps = 0; }, "rxe1", "bench setup out of bounds: qps 0 (1..64, 2 QPNs)"},
-      {[](BenchNear& n) { n.qps = 65; }, "rxe1", "qps 65 (1..64"},
+      {[](BenchNear& n) { n.shape.qps = 0; }, "rxe1", "bench setup out of bounds: qps 0 (1..64, 2 QPNs)"},
+      {[](BenchNear& n) { n.shape.qps = 65; }, "rxe1", "qps 65 (1..64"},
       {[](BenchNear& n) { n.qpns = {17}; }, "rxe1", "qps 2 (1..64, 1 QPNs)"},
-      {[](BenchNear& n) { n.max_size = 128u << 20; }, "rxe1", "max_size 134217728 (1..64 MiB)"},
-      {[](BenchNear& n) { n.tx_depth = 0; }, "rxe1", "tx_depth 0 (1..16384)"},
-      {[](BenchNear& n) { n.inline_size = 9000; }, "rxe1", "inline 9000 (..4096)"},
+      {[](BenchNear& n) { n.shape.max_size = 128u << 20; }, "rxe1", "max_size 134217728 (1..64 MiB)"},
+      {[](BenchNear& n) { n.shape.tx_depth = 0; }, "rxe1", "tx_depth 0 (1..16384)"},
+      {[](BenchNear& n) { n.shape.inline_size = 9000; }, "rxe1", "inline 9000 (..4096)"},
       {[](BenchNear& n) { n.peer_device = "rxe0"; }, "rxe1", "this server serves rxe1, not rxe0"},
       {[](BenchNear&) {}, "", "no device: start `rdmacheck serve -d DEV`"},
   };
@@ -82,7 +82,7 @@ TEST(ChannelBenchPeer, SpeaksTheBenchFramesAndNamesTheFarHost) {
     PeerChannel& ch = *p.server;
     absl::StatusOr<BenchSetupMsg> setup = ReceiveMsg<BenchSetupMsg>(ch);
     if (!setup.ok()) return;
-    seen.push_back(absl::StrCat("setup qps=", setup->near.qps, " qpns=", setup->near.qpns.size(),
+    seen.push_back(absl::StrCat("setup qps=", setup->near.shape.qps, " qpns=", setup->near.qpns.size(),
                                 " gid=", setup->near.gid));
     BenchFar f;
     f.device = "rxe1";

@@ -18,8 +18,8 @@ fault() {
 undo() {
   res_end
   echo "  ib_write_bw -D 2 (just before): $WBW_LINE"
-  echo "  rdmacheck bandwidth: $(jq -r '.checks[] | select(.id == "bandwidth") | .evidence[0].actual' "$json")"
-  echo "  rdmacheck latency: $(jq -r '.checks[] | select(.id == "latency") | .evidence[0].actual' "$json")"
+  show_actual bandwidth
+  show_actual latency
 }
 args=(--plan "$FIXTURES/plans/rxe_guest_perf.plan" -d rxe0 --checks bandwidth,latency)
 expect_exit 0

@@ -4,12 +4,9 @@
 name="netem delay 5ms on va: latency FAIL"
 mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
-fault() { res_begin; tc qdisc add dev va root netem delay 5ms && tc_capture; }
-undo() {
-  tc qdisc del dev va root 2>/dev/null
-  res_end
-  echo "  latency: $(jq -r '.checks[] | select(.id == "latency") | .evidence[0].actual' "$json")"
-}
+QDISC_DEV=va QDISC=(netem delay 5ms) SHOW=latency
+fault() { qdisc_fault; }
+undo() { qdisc_undo; }
 args=(--plan "$FIXTURES/plans/rxe_guest_perf.plan" -d rxe0 --checks latency)
 expect_exit 1
 expect latency FAIL 'RDMA WRITE latency (median)'

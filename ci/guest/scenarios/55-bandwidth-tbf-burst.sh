@@ -5,12 +5,9 @@
 name="tbf 50mbit burst 256kbit on va: bandwidth FAIL with the capped figure"
 mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
-fault() { res_begin; tc qdisc add dev va root tbf rate 50mbit burst 256kbit latency 400ms && tc_capture; }
-undo() {
-  tc qdisc del dev va root 2>/dev/null
-  res_end
-  echo "  bandwidth: $(jq -r '.checks[] | select(.id == "bandwidth") | [.evidence[].actual] | join(" | ")' "$json")"
-}
+QDISC_DEV=va QDISC=(tbf rate 50mbit burst 256kbit latency 400ms) SHOW=bandwidth
+fault() { qdisc_fault; }
+undo() { qdisc_undo; }
 args=(--plan "$FIXTURES/plans/rxe_guest_perf.plan" -d rxe0 --checks bandwidth)
 expect_exit 1
 expect bandwidth FAIL 'rxe0 -> rxe1 RDMA WRITE bandwidth'

@@ -11,6 +11,22 @@
 
 res_begin() { RES_BEFORE=$(res_counts); }
 
+# show_actual CHECK: the check's evidence (what it measured), one line, for
+# the log beside the verdicts.
+show_actual() {
+  echo "  $1: $(jq -r --arg id "$1" '.checks[] | select(.id == $id) | [.evidence[].actual] | join(" | ")' "$json")"
+}
+
+# A qdisc scenario: QDISC_DEV, QDISC (the words after `root`) and SHOW (the
+# check whose evidence the log shows) set, then
+#   fault() { qdisc_fault; }; undo() { qdisc_undo; }
+qdisc_fault() { res_begin; tc qdisc add dev "$QDISC_DEV" root "${QDISC[@]}" && tc_capture; }
+qdisc_undo() {
+  tc qdisc del dev "$QDISC_DEV" root 2>/dev/null
+  res_end
+  show_actual "$SHOW"
+}
+
 # tc_capture: what tc says of the qdiscs now, JSON and words, kept beside the
 # scenario's output (real `tc -j qdisc show` of iproute2 for the qdisc
 # fixtures, fixtures/qdisc/).
