@@ -7,6 +7,7 @@ pkgs=(
   bazel-bootstrap          # Bazel 4.2.3, offline
   g++ pkg-config
   libibverbs-dev librdmacm-dev ibverbs-providers rdma-core ibverbs-utils
+  iproute2                 # tc -j qdisc show: the netdevs' qdiscs (bandwidth, latency)
   libabsl-dev libre2-dev
   libgtest-dev libgmock-dev
   nlohmann-json3-dev       # JSON output (header-only)

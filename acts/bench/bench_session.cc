@@ -239,7 +239,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
   // Peer mode registers only this end's half here; the far end checks its own.
   RDMACHECK_RETURN_IF_ERROR(
       CheckMemlock(RegisteredBytes(shape) / (ends.far ? 2 : 1), SoftMemlockLimit()));
-  const double t0 = MonotonicSeconds();
+  const double t0 = FastSeconds();
   auto st = std::make_unique<State>();
   st->ends = ends;
   st->shape = shape;
@@ -276,7 +276,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
                                                      " bytes for ", RegionBytes(shape)));
     RDMACHECK_ASSIGN_OR_RETURN(Dest to, DestOf(s.far.qpns, s.far.gid));
     RDMACHECK_RETURN_IF_ERROR(ConnectSides(&s.a, to, MtuEnum(s.path_mtu), std::min(n.rd_atomic, s.far.rd_atomic)));
-    s.setup_seconds = MonotonicSeconds() - t0;
+    s.setup_seconds = FastSeconds() - t0;
     return session;
   }
   const std::string peer = st->loopback ? ends.device : ends.peer_device;
@@ -295,7 +295,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
   RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->b, shape, false, max_wr));
   RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->a, DestOf(st->b), MtuEnum(st->path_mtu), rd));
   RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, DestOf(st->a), MtuEnum(st->path_mtu), rd));
-  st->setup_seconds = MonotonicSeconds() - t0;
+  st->setup_seconds = FastSeconds() - t0;
   return std::unique_ptr<BenchSession>(new BenchSession(std::move(st)));
 }
 
@@ -415,7 +415,7 @@ void RunBandwidthOn(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, con
   const double run_s = s.duration_s > 0 ? s.duration_s : rule.max_s;
   const double slice_s = s.stop ? rule.slice_s : (duration ? std::max(0.05, run_s / 20) : 0.05);
 
-  const double t0 = MonotonicSeconds();
+  const double t0 = FastSeconds();
   double start_t = -1;      // the first post (or the end of the warm-up)
   uint64_t start_done = 0;  // messages completed before start_t
   double last_t = t0, progress_t = t0;
@@ -425,7 +425,7 @@ void RunBandwidthOn(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, con
   bool warming = duration && s.warmup_s > 0;
   uint64_t total_done = 0;
   while (true) {
-    const double now = MonotonicSeconds();
+    const double now = FastSeconds();
     if (stop.load()) {
       Fail(r, BenchEnd::kInterrupted, "interrupted (Ctrl-C or the check's deadline)");
       break;
@@ -488,7 +488,7 @@ void RunBandwidthOn(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, con
                                .message()));
           break;
         }
-        if (start_t < 0) start_t = slice_t = MonotonicSeconds();
+        if (start_t < 0) start_t = slice_t = FastSeconds();
         posted[i] += n;
       }
     }
@@ -512,7 +512,7 @@ void RunBandwidthOn(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, con
       if (rx) RefillRecvs(*b, i, r);
     }
     if (r->end != BenchEnd::kOk) break;
-    const double t = MonotonicSeconds();
+    const double t = FastSeconds();
     if (progressed) {
       last_t = progress_t = t;
       if (warming && start_t >= 0 && t - start_t >= s.warmup_s) {
@@ -577,7 +577,7 @@ bool WaitByte(const volatile uint8_t* p, uint8_t want, double deadline_at, const
               const std::atomic<bool>& quit) {
   for (uint32_t k = 0;; ++k) {
     if (*p == want) return true;
-    if ((k & 1023) == 1023 && (stop.load() || quit.load() || MonotonicSeconds() > deadline_at)) return *p == want;
+    if ((k & 1023) == 1023 && (stop.load() || quit.load() || FastSeconds() > deadline_at)) return *p == want;
   }
 }
 
@@ -608,8 +608,8 @@ bool PingWrite(const Side& from, WriteTarget to, uint32_t size, bool inl, int de
                int* outstanding, BenchResult* r) {
   if (!Reap(from, outstanding, r)) return false;
   if (*outstanding >= depth) {
-    const double until = MonotonicSeconds() + deadline_s;
-    while (*outstanding >= depth && MonotonicSeconds() < until)
+    const double until = FastSeconds() + deadline_s;
+    while (*outstanding >= depth && FastSeconds() < until)
       if (!Reap(from, outstanding, r)) return false;
     if (*outstanding >= depth) {
       Fail(r, BenchEnd::kStalled, absl::StrCat("no send completion on ", from.base.dev, " for ", deadline_s, " s"));
@@ -637,8 +637,8 @@ bool PingWrite(const Side& from, WriteTarget to, uint32_t size, bool inl, int de
 
 // Waits for the last WRs' completions so the QP is idle for the next run.
 void Drain(const Side& s, int* outstanding, double deadline_s, BenchResult* r) {
-  const double until = MonotonicSeconds() + deadline_s;
-  while (r->end == BenchEnd::kOk && *outstanding > 0 && MonotonicSeconds() < until)
+  const double until = FastSeconds() + deadline_s;
+  while (r->end == BenchEnd::kOk && *outstanding > 0 && FastSeconds() < until)
     if (!Reap(s, outstanding, r)) return;
 }
 
@@ -704,7 +704,7 @@ void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const B
   std::atomic<bool> quit{false};
   BenchResult far;  // the responder's failure, if any
   far.settings = r->settings;
-  const double t0 = MonotonicSeconds();
+  const double t0 = FastSeconds();
   {
     Joiner responder(b ? std::thread([&] { Respond(*b, TargetOf(a), r->settings, ends.deadline_s, stop, quit, &far); })
                        : std::thread());
@@ -712,7 +712,7 @@ void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const B
     for (uint64_t k = 1; k <= iters; ++k) {
       const uint8_t mark = static_cast<uint8_t>(k);
       Source(a)[size - 1] = mark;
-      const double ts = MonotonicSeconds();
+      const double ts = FastSeconds();
       if (!PingWrite(a, bt, size, inl, depth, ends.deadline_s, &out_a, r)) break;
       // As ib_write_lat: this WRITE's completion, then the answer.
       Drain(a, &out_a, ends.deadline_s, r);
@@ -723,7 +723,7 @@ void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const B
                           ") within ", ends.deadline_s, " s"));
         break;
       }
-      samples.push_back((MonotonicSeconds() - ts) * 1e6 / 2);
+      samples.push_back((FastSeconds() - ts) * 1e6 / 2);
     }
     Drain(a, &out_a, ends.deadline_s, r);
     quit.store(true);
@@ -736,7 +736,7 @@ void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const B
     r->wc_status_text = far.wc_status_text;
     r->vendor_err = far.vendor_err;
   }
-  r->seconds = MonotonicSeconds() - t0;
+  r->seconds = FastSeconds() - t0;
   r->messages = samples.size();
   r->lat = LatencyStatsOf(std::move(samples));
 }

@@ -298,6 +298,10 @@ run_perf() {
   mkdir -p "$PERF_DIR"
   : >"$PERF_DIR/fidelity.tsv"
   PERF_NCMP=0
+  # Where clock_gettime is a system call (clocksource not tsc), every clock
+  # read in a hot loop costs microseconds: the bench's loops read the TSC.
+  echo "== perf: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)" \
+    "(available: $(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null))"
   topo_ensure 9000 1 || { record FAIL "perf: topology at MTU 9000"; return 0; }
   PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1)
   perf_fidelity "" 65536 4096
