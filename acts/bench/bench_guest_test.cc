@@ -1,10 +1,14 @@
 // Needs rxe0 and rxe1 (tag "guest": the Soft-RoCE guest, rxe0 on veth va,
 // rxe1 on vb). Without them it SKIPs, unless RDMACHECK_GUEST=1 (set by
 // ci/guest/guest-main.sh) makes that a failure.
+#include <chrono>
+#include <thread>
+
 #include "acts/bench/bench_session.h"
 #include "acts/testing/guest_pair.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "util/clock.h"
 #include "util/status_matchers.h"
 
 namespace rdmacheck {
@@ -79,6 +83,16 @@ TEST_F(BenchGuestTest, QpsSplitOverThreadsEachCompleteTheirShare) {
     EXPECT_GT(r.bw_avg_gbps, 0.01);
     EXPECT_EQ(r.settings.threads, 2);
   }
+}
+
+// The guest's clocksource is hpet: the TSC FastSeconds reads must still keep
+// to CLOCK_MONOTONIC, or every bench figure here would be scaled wrong.
+TEST_F(BenchGuestTest, FastSecondsKeepsToTheMonotonicClockHere) {
+  const double f0 = FastSeconds(), m0 = MonotonicSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const double f1 = FastSeconds(), m1 = MonotonicSeconds();
+  EXPECT_NEAR(f1 - f0, m1 - m0, 0.01 * (m1 - m0));
+  EXPECT_NEAR(f1, m1, 5e-3);
 }
 
 TEST_F(BenchGuestTest, DurationRunStopsWhenStable) {
