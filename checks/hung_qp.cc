@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "acts/probe/gid_choice.h"
+#include "checks/qdisc_path.h"
 
 namespace rdmacheck {
 namespace {
@@ -296,6 +297,11 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
     PeerChoice peer = ChoosePeer(ctx.view, *dev, port);
+    const std::string pair = absl::StrCat(dev->name, " -> ", peer.loopback ? dev->name : peer.peer->name);
+    if (RefuseDroppingPath(ctx.view, *dev, port, peer.loopback ? nullptr : peer.peer, peer.peer_port, pair, b)) {
+      pairs.push_back(pair);
+      continue;
+    }
     std::unique_ptr<Device> d = OpenOrWarn(ctx, *dev, "probe", b);
     if (d == nullptr) continue;
     ProbeRequest req = MakeProbeRequest(ctx, *dev, port, peer);
@@ -304,7 +310,7 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
     if (absl::IsUnimplemented(got.status())) {
       return ResultBuilder::Skip(*this, title, std::string(got.status().message()));
     }
-    pairs.push_back(absl::StrCat(dev->name, " -> ", peer.loopback ? dev->name : peer.peer->name));
+    pairs.push_back(pair);
     if (!got.ok()) {
       b.Expect(absl::StrCat("probe setup ", pairs.back()), "connected RC QP pair",
                std::string(got.status().message()), Verdict::kWarn);

@@ -27,7 +27,7 @@ class HungQpCheck : public Check {
   absl::string_view summary() const override {
     return "SENDs and RDMA WRITEs to a peer device complete within their deadline, every byte intact";
   }
-  unsigned needs() const override { return kNeedsDevice; }
+  unsigned needs() const override { return kNeedsDevice | kNeedsQdiscs; }
   bool live_only() const override { return true; }
   Result Run(const CheckContext& ctx) const override;
 

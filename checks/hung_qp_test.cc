@@ -218,6 +218,32 @@ TEST(HungQpTest, SetupErrorIsWarnNotCrash) {
   EXPECT_THAT(r.remediation, Contains(HasSubstr("rdmacheck --checks port-active -d rxe0")));
 }
 
+// tbf with a 4094-byte bucket on va (scenario 52's): the probe's 64 KiB
+// WRITE would fill packets of 4170-byte frames, which tbf drops and rxe
+// retries without end. The check FAILs naming the qdisc and sends nothing.
+TEST(HungQpTest, AQdiscThatDropsFullFramesIsNamedAndNothingIsSent) {
+  DeviceView v = LivePair();
+  for (NetdevInfo& n : v.netdevs)
+    if (n.name == "va") n.qdiscs = {Qdisc{"tbf", "root", 50000000, 4094, std::nullopt, std::nullopt, std::nullopt}};
+  testing::FakeDevice fake;
+  Options opts;
+  opts.device = "rxe0";
+  Result r = testing::RunOnViewWithFake(HungQpCheck(), v, FixturePlan(""), fake, opts);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(fake.traffic_probe.calls(), 0);
+  EXPECT_THAT(AllText(r), HasSubstr("va qdisc tbf root rate 50Mbit burst 4094b"));
+  EXPECT_THAT(AllText(r), HasSubstr("not probed rxe0 -> rxe1: its WRs fill packets of path MTU 4096"));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("tc qdisc replace dev va root tbf rate 50mbit burst 64kb")));
+  // On the far end's netdev only the ACKs leave: the probe runs.
+  DeviceView far = LivePair();
+  for (NetdevInfo& n : far.netdevs)
+    if (n.name == "vb") n.qdiscs = {Qdisc{"tbf", "root", 50000000, 4094, std::nullopt, std::nullopt, std::nullopt}};
+  testing::FakeDevice probed;
+  probed.traffic_probe.Always(absl::UnavailableError("no device here"));
+  (void)testing::RunOnViewWithFake(HungQpCheck(), far, FixturePlan(""), probed, opts);
+  EXPECT_EQ(probed.traffic_probe.calls(), 1);
+}
+
 TEST(ChoosePeerTest, PrefersADeviceOnAnotherNetdev) {
   DeviceView v = LivePair();
   PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);

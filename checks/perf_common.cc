@@ -127,89 +127,32 @@ void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
   }
 }
 
-namespace {
-
-std::optional<std::string> NetdevOf(const DeviceInfo* d, int port) {
-  if (d == nullptr) return std::nullopt;
-  const PortInfo* p = d->Port(port);
-  return p ? PortNetdev(*d, *p) : std::nullopt;
-}
-
-int ActiveMtuOf(const PerfTarget& t) {
-  int m = 4096;
-  if (const PortInfo* p = t.dev->Port(t.port); p && p->active_mtu) m = std::min(m, *p->active_mtu);
-  if (!t.peer.loopback && t.peer.peer)
-    if (const PortInfo* p = t.peer.peer->Port(t.peer.peer_port); p && p->active_mtu) m = std::min(m, *p->active_mtu);
-  return m;
-}
-
-}  // namespace
-
-std::vector<PathQdisc> PathQdiscs(const CheckContext& ctx, const PerfTarget& t) {
-  std::vector<PathQdisc> out;
-  std::optional<std::string> here = NetdevOf(t.dev, t.port);
-  std::optional<std::string> there = t.peer.loopback ? std::nullopt : NetdevOf(t.peer.peer, t.peer.peer_port);
-  std::vector<std::string> seen;
-  for (const std::optional<std::string>& nd : {here, there}) {
-    if (!nd || std::find(seen.begin(), seen.end(), *nd) != seen.end()) continue;
-    seen.push_back(*nd);
-    const NetdevInfo* n = ctx.view.Netdev(*nd);
-    if (n == nullptr) continue;
-    for (const Qdisc& q : n->qdiscs) out.push_back({*nd, q, nd == here});
-  }
-  return out;
-}
-
-MtuFit FittingMtu(const std::vector<PathQdisc>& qdiscs, int active_mtu) {
-  MtuFit fit;
-  for (int m = 4096; m >= 256; m /= 2) {
-    if (m > active_mtu) continue;
-    std::optional<PathQdisc> limit;
-    for (const PathQdisc& pq : qdiscs) {
-      std::optional<uint64_t> largest = LargestFramePassed(pq.q);
-      if (pq.sender && largest && *largest < RoceFrameBytes(m)) limit = pq;
-    }
-    if (!limit) {
-      fit.mtu = m;
-      return fit;
-    }
-    if (!fit.limit) fit.limit = limit;
-  }
-  return fit;
+QdiscPath QdiscPathOf(const CheckContext& ctx, const PerfTarget& t) {
+  return QdiscPathOf(ctx.view, *t.dev, t.port, t.peer.loopback ? nullptr : t.peer.peer, t.peer.peer_port);
 }
 
 bool AvoidDroppingQdisc(const CheckContext& ctx, const PerfTarget& t, BenchSettings* s, ResultBuilder& b) {
-  const int active = s->mtu > 0 ? std::min(s->mtu, ActiveMtuOf(t)) : ActiveMtuOf(t);
-  MtuFit fit = FittingMtu(PathQdiscs(ctx, t), active);
-  if (!fit.limit) return true;
-  const PathQdisc& pq = *fit.limit;
-  const uint64_t largest = *LargestFramePassed(pq.q);
-  b.Expect(absl::StrCat(pq.netdev, " qdisc ", QdiscText(pq.q)),
-           absl::StrCat("passes the RoCE frames of path MTU ", active, " (", RoceFrameBytes(active), " B)"),
-           absl::StrCat("passes frames of at most ", largest, " B: it drops every full-size RoCE packet ", t.pair,
-                        " sends, and rxe retries each one without end (docs/checks/bandwidth.md)"),
-           Verdict::kFail);
-  const std::string rate = pq.q.rate_bps ? absl::StrCat(*pq.q.rate_bps / 1000000, "mbit") : "RATE";
-  b.Remedy(absl::StrCat("tc qdisc replace dev ", pq.netdev, " root tbf rate ", rate,
-                        " burst 64kb latency 50ms   # a bucket that holds a frame of ", RoceFrameBytes(4096),
-                        " B; or remove the shaper: tc qdisc del dev ", pq.netdev, " root"));
-  if (fit.mtu == 0) {
+  const QdiscPath path = QdiscPathOf(ctx, t);
+  const int mtu = s->mtu > 0 ? std::min(s->mtu, path.active_mtu) : path.active_mtu;
+  std::optional<PathQdisc> pq = path.Dropping(mtu);
+  if (!pq) return true;
+  ReportDroppingQdisc(*pq, mtu, t.pair, b);
+  const int fit = path.FittingMtu(mtu);
+  if (fit == 0) {
     b.Note("not measured: no path MTU down to 256 has frames the qdisc passes");
     return false;
   }
-  s->mtu = fit.mtu;
-  b.Note(absl::StrCat("measured at path MTU ", fit.mtu, ", the largest whose frames (", RoceFrameBytes(fit.mtu),
-                      " B) the qdisc on ", pq.netdev, " passes: no full-size packet is sent into it"));
+  s->mtu = fit;
+  b.Note(absl::StrCat("measured at path MTU ", fit, ", the largest whose frames (", RoceFrameBytes(fit),
+                      " B) the qdisc on ", pq->netdev, " passes: no full-size packet is sent into it"));
   return true;
 }
 
 std::vector<std::string> SlowCauses(const CheckContext& ctx, const PerfTarget& t, const BenchResult& r) {
   std::vector<std::string> out;
   // The qdiscs the gather read, named first: they are the cause when present.
-  for (const PathQdisc& pq : PathQdiscs(ctx, t)) {
-    if (pq.q.kind == "noqueue" || pq.q.kind == "pfifo_fast" || pq.q.kind == "fq_codel" || pq.q.kind == "mq" ||
-        pq.q.kind == "fq" || pq.q.kind == "pfifo" || pq.q.kind == "bfifo")
-      continue;
+  for (const PathQdisc& pq : QdiscPathOf(ctx, t).qdiscs) {
+    if (PlainQueue(pq.q)) continue;
     out.push_back(absl::StrCat("tc qdisc show dev ", pq.netdev, "   # ", QdiscText(pq.q),
                                pq.q.rate_bps ? absl::StrCat(": caps RoCE at ", *pq.q.rate_bps / 1e9, " Gb/s") : "",
                                pq.q.delay_us ? absl::StrFormat(": delays every packet %s sends by %.2f ms", pq.netdev,

@@ -12,7 +12,7 @@
 #include "acts/bench_types.h"
 #include "checks/check.h"
 #include "checks/hung_qp.h"
-#include "facts/qdisc.h"
+#include "checks/qdisc_path.h"
 
 namespace rdmacheck {
 
@@ -45,23 +45,8 @@ std::string RunSettingsText(const BenchResult& r);
 void ReportRunProblem(const CheckContext& ctx, Device& d, const PerfTarget& t,
                       const absl::StatusOr<BenchResult>& got, absl::string_view what, ResultBuilder& b);
 
-// A qdisc on one of the pair's netdevs (the gather's `tc -j qdisc show`).
-struct PathQdisc {
-  std::string netdev;
-  Qdisc q;
-  bool sender = false;  // on the netdev the data leaves by (this end's)
-};
-// This end's netdev's qdiscs, then the peer's (loopback: one netdev).
-std::vector<PathQdisc> PathQdiscs(const CheckContext& ctx, const PerfTarget& t);
-
-// The largest path MTU, at most `active_mtu` bytes, whose RoCE frames every
-// qdisc on the sending netdev passes (facts/qdisc.h LargestFramePassed),
-// and the qdisc that limits it; mtu 0 when not even 256 fits.
-struct MtuFit {
-  int mtu = 0;
-  std::optional<PathQdisc> limit;
-};
-MtuFit FittingMtu(const std::vector<PathQdisc>& qdiscs, int active_mtu);
+// The qdiscs on the pair's path (checks/qdisc_path.h).
+QdiscPath QdiscPathOf(const CheckContext& ctx, const PerfTarget& t);
 
 // Before a run: when a qdisc on the sending netdev passes no RoCE frame of
 // the active MTU, a FAIL naming it with the remedy (rxe retries a packet its

@@ -19,8 +19,11 @@ using ::testing::HasSubstr;
 TEST(Session, NeedsOfTheSelection) {
   EXPECT_EQ(NeedsOf({FindCheck("device-present"), FindCheck("port-active")}), 0u);
   EXPECT_EQ(NeedsOf({FindCheck("firewall-4791")}), static_cast<unsigned>(kNeedsRulesets));
+  // The traffic checks read the qdiscs first (nothing is sent into one that
+  // drops full-size frames).
   EXPECT_EQ(NeedsOf({FindCheck("firewall-4791"), FindCheck("hung-qp")}),
-            static_cast<unsigned>(kNeedsRulesets | kNeedsDevice));
+            static_cast<unsigned>(kNeedsRulesets | kNeedsDevice | kNeedsQdiscs));
+  EXPECT_EQ(NeedsOf({FindCheck("device-limits"), FindCheck("gid-table")}) & kNeedsQdiscs, 0u);
   EXPECT_NE(NeedsOf(AllChecks()) & kNeedsRulesets, 0u);
   EXPECT_EQ(NeedsOf({FindCheck("link-health"), FindCheck("pcie")}), static_cast<unsigned>(kNeedsWindow));
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "checks/hung_qp.h"
 #include "acts/probe/classify.h"
+#include "checks/qdisc_path.h"
 
 namespace rdmacheck {
 namespace {
@@ -68,6 +69,9 @@ Result SgePageCrossingCheck::Run(const CheckContext& ctx) const {
     std::vector<const PortInfo*> ports = ctx.SelectedPorts(*dev);
     const int port = ports.empty() ? 1 : ports[0]->port_num;
     PeerChoice peer = ChoosePeer(ctx.view, *dev, port);
+    const std::string pair = absl::StrCat(dev->name, " -> ", peer.loopback ? dev->name : peer.peer->name);
+    if (RefuseDroppingPath(ctx.view, *dev, port, peer.loopback ? nullptr : peer.peer, peer.peer_port, pair, b))
+      continue;
     std::unique_ptr<Device> d = OpenOrWarn(ctx, *dev, "probe", b);
     if (d == nullptr) continue;
     const uint32_t max_sge = static_cast<uint32_t>(dev->Attr("max_sge").value_or(1));
@@ -78,7 +82,6 @@ Result SgePageCrossingCheck::Run(const CheckContext& ctx) const {
     if (absl::IsUnimplemented(got.status())) {
       return ResultBuilder::Skip(*this, title, std::string(got.status().message()));
     }
-    const std::string pair = absl::StrCat(dev->name, " -> ", peer.loopback ? dev->name : peer.peer->name);
     if (!got.ok()) {
       b.Expect(absl::StrCat("probe setup ", pair), "connected RC QP pair", std::string(got.status().message()),
                Verdict::kWarn);

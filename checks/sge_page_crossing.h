@@ -24,7 +24,7 @@ class SgePageCrossingCheck : public Check {
     return "WRs whose every SGE crosses a 4 KiB (and 2 MiB) boundary complete, 1 to max_send_sge SGEs, "
            "every byte intact";
   }
-  unsigned needs() const override { return kNeedsDevice; }
+  unsigned needs() const override { return kNeedsDevice | kNeedsQdiscs; }
   bool live_only() const override { return true; }
   Result Run(const CheckContext& ctx) const override;
 

@@ -20,15 +20,35 @@ struct TscScale {
   double s_per_cycle;
 };
 
+// One reading of both clocks: the TSC midway between two reads around the
+// clock's, from the tightest of three tries (a preemption inside one would
+// count its time on one clock only).
+struct Pair {
+  double t;
+  uint64_t c;
+};
+Pair ReadBoth() {
+  Pair best{0, 0};
+  uint64_t best_gap = UINT64_MAX;
+  for (int i = 0; i < 3; ++i) {
+    const uint64_t a = __rdtsc();
+    const double t = MonotonicSeconds();
+    const uint64_t b = __rdtsc();
+    if (b >= a && b - a < best_gap) {
+      best_gap = b - a;
+      best = {t, a + (b - a) / 2};
+    }
+  }
+  return best;
+}
+
 TscScale Calibrate() {
-  const double t0 = MonotonicSeconds();
-  const uint64_t c0 = __rdtsc();
-  double t1 = t0;
-  while (t1 - t0 < 0.005) t1 = MonotonicSeconds();
-  const uint64_t c1 = __rdtsc();
+  const Pair p0 = ReadBoth();
+  Pair p1 = p0;
+  while (p1.t - p0.t < 0.005) p1 = ReadBoth();
   // A counter that did not move (or went back) is no clock: fall back.
-  if (c1 <= c0) return {t0, c0, 0};
-  return {t0, c0, (t1 - t0) / static_cast<double>(c1 - c0)};
+  if (p1.c <= p0.c) return {p0.t, p0.c, 0};
+  return {p0.t, p0.c, (p1.t - p0.t) / static_cast<double>(p1.c - p0.c)};
 }
 
 }  // namespace

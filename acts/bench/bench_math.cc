@@ -118,4 +118,15 @@ void AddConcurrent(const std::vector<BenchResult>& parts, BenchResult* r) {
   for (double g : r->slice_gbps) r->bw_peak_gbps = std::max(r->bw_peak_gbps, g);
 }
 
+void ScaleTimes(double k, BenchResult* r) {
+  if (!(k > 0) || k == 1) return;
+  r->seconds *= k;
+  r->bw_avg_gbps /= k;
+  r->bw_peak_gbps /= k;
+  r->msg_rate_mpps /= k;
+  for (double& g : r->slice_gbps) g /= k;
+  LatencyStats& l = r->lat;
+  for (double* v : {&l.min_us, &l.median_us, &l.avg_us, &l.stdev_us, &l.p99_us, &l.p999_us, &l.max_us}) *v *= k;
+}
+
 }  // namespace rdmacheck

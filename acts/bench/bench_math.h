@@ -61,6 +61,10 @@ MtuChoice ChooseBenchMtu(int asked, int active);
 // end ok gives r its end ("thread K: ..."); stable when all were.
 void AddConcurrent(const std::vector<BenchResult>& parts, BenchResult* r);
 
+// A run timed on a clock whose seconds were `k` true seconds each
+// (FastClockCorrection): its durations times k, its rates over k.
+void ScaleTimes(double k, BenchResult* r);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_ACTS_BENCH_BENCH_MATH_H_

@@ -92,6 +92,27 @@ TEST(BenchMath, MtuAtMostTheActiveOne) {
   EXPECT_NE(ChooseBenchMtu(1500, 4096).error.find("not an IB path MTU"), std::string::npos);
 }
 
+TEST(BenchMath, ScaleTimesCorrectsARunTimedOnAFastClock) {
+  BenchResult r;
+  r.seconds = 1.0;
+  r.bw_avg_gbps = 0.4;
+  r.bw_peak_gbps = 0.5;
+  r.msg_rate_mpps = 0.001;
+  r.slice_gbps = {0.4, 0.5};
+  r.lat.median_us = 50;
+  r.lat.p99_us = 100;
+  ScaleTimes(1.04, &r);  // each clock second was 1.04 s
+  EXPECT_DOUBLE_EQ(r.seconds, 1.04);
+  EXPECT_DOUBLE_EQ(r.bw_avg_gbps, 0.4 / 1.04);
+  EXPECT_DOUBLE_EQ(r.slice_gbps[1], 0.5 / 1.04);
+  EXPECT_DOUBLE_EQ(r.lat.median_us, 52);
+  EXPECT_DOUBLE_EQ(r.lat.p99_us, 104);
+  BenchResult same = r;
+  ScaleTimes(1.0, &same);
+  ScaleTimes(0, &same);  // no measurement: unchanged
+  EXPECT_DOUBLE_EQ(same.seconds, r.seconds);
+}
+
 TEST(BenchMath, ConcurrentThreadsAddUp) {
   BenchResult a, b;
   a.messages = 100;

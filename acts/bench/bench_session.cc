@@ -777,11 +777,13 @@ absl::StatusOr<BenchResult> BenchSession::Run(const BenchSettings& in) {
     }
   }
   const std::atomic<bool>& stop = StopFlag();
+  FastClockCorrection clock;  // the loops time on FastSeconds; the figures on CLOCK_MONOTONIC
   if (in.mode == BenchMode::kLatency) {
     RunLatency(st.ends, st.a, b, bt, r.settings, stop, &r);
   } else {
     RunBandwidth(st.ends, st.a, b, bt, r.settings, stop, &st.recv_posted, &r);
   }
+  ScaleTimes(clock.Factor(), &r);
   std::optional<Counters> ca2 = Snap(st.ends, st.a), cb2 = b ? Snap(st.ends, *b) : std::nullopt;
   if (far) {
     absl::StatusOr<BenchFarRun> fr = far->Finish();

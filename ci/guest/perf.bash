@@ -249,8 +249,10 @@ perf_peer() {
     sleep 0.2
   done
   local peer=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
+  # One pair each: the local comparisons above carry the fidelity figure;
+  # these show that the far end's half adds nothing (and keep the step short).
   PERF_OURS=("${peer[@]}")
-  perf_fidelity "peer (--peer, the far end is serve) " 65536
+  PERF_RUNS=1 perf_fidelity "peer (--peer, the far end is serve) " 65536
   local op rc out
   for op in send read; do
     rc=0
@@ -285,7 +287,7 @@ perf_peer() {
   wait "$srv" 2>/dev/null
   local served
   served=$(grep -c 'bench session [0-9]* served' "$log")
-  if ((served >= 2 * PERF_RUNS + 4)); then
+  if ((served >= 6)); then
     record PASS "perf: the far end's log: $served bench sessions served"
   else
     record FAIL "perf: the far end's log: $served bench sessions served" "$(tail -c 600 "$log")"
