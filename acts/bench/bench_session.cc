@@ -239,7 +239,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
   // Peer mode registers only this end's half here; the far end checks its own.
   RDMACHECK_RETURN_IF_ERROR(
       CheckMemlock(RegisteredBytes(shape) / (ends.far ? 2 : 1), SoftMemlockLimit()));
-  const double t0 = FastSeconds();
+  const double t0 = MonotonicSeconds();
   auto st = std::make_unique<State>();
   st->ends = ends;
   st->shape = shape;
@@ -276,7 +276,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
                                                      " bytes for ", RegionBytes(shape)));
     RDMACHECK_ASSIGN_OR_RETURN(Dest to, DestOf(s.far.qpns, s.far.gid));
     RDMACHECK_RETURN_IF_ERROR(ConnectSides(&s.a, to, MtuEnum(s.path_mtu), std::min(n.rd_atomic, s.far.rd_atomic)));
-    s.setup_seconds = FastSeconds() - t0;
+    s.setup_seconds = MonotonicSeconds() - t0;
     return session;
   }
   const std::string peer = st->loopback ? ends.device : ends.peer_device;
@@ -295,7 +295,7 @@ absl::StatusOr<std::unique_ptr<BenchSession>> BenchSession::Open(const BenchEnds
   RDMACHECK_RETURN_IF_ERROR(SetUpSide(&st->b, shape, false, max_wr));
   RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->a, DestOf(st->b), MtuEnum(st->path_mtu), rd));
   RDMACHECK_RETURN_IF_ERROR(ConnectSides(&st->b, DestOf(st->a), MtuEnum(st->path_mtu), rd));
-  st->setup_seconds = FastSeconds() - t0;
+  st->setup_seconds = MonotonicSeconds() - t0;
   return std::unique_ptr<BenchSession>(new BenchSession(std::move(st)));
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -12,7 +13,10 @@
 #include "acts/bench/bench_runner.h"
 #include "acts/bench/sweep.h"
 #include "checks/exit_codes.h"
+#include "checks/qdisc_path.h"
 #include "checks/run_report.h"
+#include "facts/gather.h"
+#include "facts/qdisc.h"
 #include "facts/device_view.h"
 #include "tools/peer/peer_mode.h"
 #include "tools/peer/remote_bench.h"
@@ -39,9 +43,43 @@ absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text) {
   return cpus;
 }
 
+absl::Status FitUnderQdiscs(const DeviceView& view, const BenchOptions& o, BenchSettings* s, std::string* warning) {
+  const DeviceInfo* dev = view.Device(o.ends.device);
+  if (dev == nullptr) return absl::OkStatus();
+  const QdiscPath path = QdiscPathOf(view, *dev, o.ends.port, nullptr, 0);
+  const int asked = s->mtu > 0 ? s->mtu : path.active_mtu;
+  std::optional<PathQdisc> pq = path.Dropping(asked);
+  if (!pq) return absl::OkStatus();
+  const int fit = path.FittingMtu(asked);
+  const std::string why = absl::StrCat(
+      pq->netdev, " has qdisc ", QdiscText(pq->q), ", which passes frames of at most ",
+      LargestFramePassed(pq->q).value_or(0), " B, less than a RoCE frame of path MTU ", asked, " (",
+      RoceFrameBytes(asked), " B): rxe retries each packet it drops without end (docs/checks/bandwidth.md). Fix: tc qdisc "
+      "replace dev ", pq->netdev, " root tbf rate ", pq->q.rate_bps ? absl::StrCat(*pq->q.rate_bps / 1000000, "mbit") : "RATE",
+      " burst 64kb latency 50ms, or tc qdisc del dev ", pq->netdev, " root");
+  const bool mtu_sweep = o.sweep && (absl::StrContains(*o.sweep, "mtu") || absl::StrContains(*o.sweep, "all"));
+  if (s->mtu > 0 || mtu_sweep || fit == 0)
+    return absl::FailedPreconditionError(absl::StrCat(why, s->mtu > 0 ? "; -m " : "", s->mtu > 0 ? absl::StrCat(s->mtu) : "",
+                                                      mtu_sweep ? "; the MTU sweep would send into it" : "",
+                                                      fit == 0 ? "; no path MTU down to 256 fits" : ""));
+  s->mtu = fit;
+  *warning = absl::StrCat(why, ". Running at -m ", fit, ", the largest whose frames (", RoceFrameBytes(fit),
+                          " B) it passes.");
+  return absl::OkStatus();
+}
+
 namespace {
 
 bool Ok(const BenchResult& r) { return r.end == BenchEnd::kOk; }
+
+// This host's view of the device (sysfs, no verbs) with its netdevs' qdiscs.
+absl::StatusOr<DeviceView> QdiscView(const std::string& device) {
+  GatherOptions g;
+  g.only_device = device;
+  g.use_verbs = false;
+  g.read_rulesets = false;
+  return GatherLive(g);
+}
 
 // The far device as the runs named it ("rxe1@198.18.0.2" with --peer).
 std::string FarName(const BenchOptions& o, const SweepResult& sw) {
@@ -132,6 +170,16 @@ int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err
     peer.emplace(*std::move(c));
     far.emplace(peer->channel(), peer->host());
     o.ends.far = &*far;
+  }
+  // Nothing into a qdisc that drops full-size frames: the gather reads the
+  // sending netdev's (with --peer, the far end's receive side only carries ACKs).
+  if (absl::StatusOr<DeviceView> qv = QdiscView(o.ends.device); qv.ok()) {
+    std::string warning;
+    if (absl::Status st = FitUnderQdiscs(*qv, o, &o.settings, &warning); !st.ok()) {
+      err << "rdmacheck bench: " << st.message() << "\n";
+      return kExitNothingRan;
+    }
+    if (!warning.empty()) err << "rdmacheck bench: " << warning << "\n";
   }
   // -D as perftest runs it: the first and last margin are not counted. The
   // margin is -D / 4 in whole seconds (perftest_parameters.c: margin =

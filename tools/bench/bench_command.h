@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "acts/bench_types.h"
+#include "facts/device_view.h"
 
 namespace rdmacheck {
 
@@ -37,6 +38,16 @@ struct BenchOptions {
   // -s / -n given: else --lat takes ib_write_lat's defaults (2 bytes, 1000).
   bool size_given = false, iters_given = false;
 };
+
+// What a qdisc on the sending netdev means for a run (`view`: this host's,
+// with the netdevs' qdiscs read). A token bucket smaller than a RoCE frame
+// drops every full-size packet, and rxe retries each without end: the run
+// would leave its QP stuck in the kernel (docs/checks/bandwidth.md). Then
+// the run moves to the largest path MTU whose frames pass (s->mtu, and
+// *warning says why and how to fix the qdisc), or, when -m asked for more
+// or the sweep covers the MTU, FailedPrecondition naming the qdisc. OK and
+// nothing changed otherwise.
+absl::Status FitUnderQdiscs(const DeviceView& view, const BenchOptions& o, BenchSettings* s, std::string* warning);
 
 // "0", "0,2", "1-3", "0,4-5": the CPUs; InvalidArgument naming the word.
 absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text);

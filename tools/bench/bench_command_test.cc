@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -9,6 +10,8 @@
 namespace rdmacheck {
 namespace {
 
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -53,6 +56,38 @@ TEST(BenchCommand, AMissingDeviceIsNothingRan) {
   o.ends.device = "nosuchdev0";
   EXPECT_EQ(RunBenchCommand(o, out, err), 3);
   EXPECT_THAT(err.str(), HasSubstr("nosuchdev0"));
+}
+
+// rxe0 on va with a 4094-byte token bucket (tbf ... burst 32kbit): the run
+// moves under it, or, asked for more, does not happen.
+TEST(BenchCommand, ARunFitsUnderAQdiscThatDropsFullFrames) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  for (NetdevInfo& n : v.netdevs)
+    if (n.name == "va") n.qdiscs = {Qdisc{"tbf", "root", 50000000, 4094, std::nullopt, std::nullopt, std::nullopt}};
+  BenchOptions o;
+  o.ends.device = "rxe0";
+  BenchSettings s;
+  std::string warning;
+  ASSERT_OK(FitUnderQdiscs(v, o, &s, &warning));
+  EXPECT_EQ(s.mtu, 2048);
+  EXPECT_THAT(warning, HasSubstr("va has qdisc tbf root rate 50Mbit burst 4094b, which passes frames of at most 4094 B"));
+  EXPECT_THAT(warning, HasSubstr("Running at -m 2048"));
+  EXPECT_THAT(warning, HasSubstr("tc qdisc replace dev va root tbf rate 50mbit burst 64kb"));
+  BenchSettings asked;
+  asked.mtu = 4096;
+  EXPECT_THAT(FitUnderQdiscs(v, o, &asked, &warning),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("; -m 4096")));
+  BenchOptions sweep = o;
+  sweep.sweep = "mtu,qp";
+  BenchSettings base;
+  EXPECT_THAT(FitUnderQdiscs(v, sweep, &base, &warning),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("the MTU sweep would send into it")));
+  // Without the qdisc nothing changes.
+  BenchSettings plain;
+  std::string none;
+  ASSERT_OK(FitUnderQdiscs(FixtureProfile("rxe_mtu9000.profile"), o, &plain, &none));
+  EXPECT_EQ(plain.mtu, 0);
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace
