@@ -11,7 +11,25 @@ mtu=9000
 source "$SHARE/scenarios/probe-lib.bash"
 QDISC_DEV=va QDISC=(tbf rate 50mbit burst 32kbit latency 400ms) SHOW=bandwidth
 fault() { qdisc_fault; }
-undo() { qdisc_undo; }
+# Under the same tbf, `rdmacheck bench` runs at -m 2048 and says why; asked
+# for -m 4096 it runs nothing (exit 3) and names the qdisc.
+undo() {
+  local out rc=0
+  out=$(timeout 60 "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 -n 200 --format csv 2>&1) || rc=$?
+  if ((rc == 0)) && grep -q 'Running at -m 2048' <<<"$out"; then
+    record PASS "$scn: rdmacheck bench moves to -m 2048 under the tbf and says why"
+  else
+    record FAIL "$scn: rdmacheck bench moves to -m 2048 under the tbf" "exit $rc: $(tail -c 300 <<<"$out")"
+  fi
+  rc=0
+  out=$(timeout 60 "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 -n 200 -m 4096 2>&1) || rc=$?
+  if ((rc == 3)) && grep -q 'va has qdisc tbf root rate 50Mbit burst' <<<"$out"; then
+    record PASS "$scn: rdmacheck bench -m 4096 under the tbf runs nothing (exit 3), naming the qdisc"
+  else
+    record FAIL "$scn: rdmacheck bench -m 4096 under the tbf" "exit $rc: $(tail -c 300 <<<"$out")"
+  fi
+  qdisc_undo
+}
 args=(--plan "$FIXTURES/plans/rxe_guest_perf.plan" -d rxe0 --checks bandwidth)
 expect_exit 1
 expect bandwidth FAIL 'qdisc tbf root rate 50Mbit burst 409'
