@@ -56,10 +56,14 @@ void ReportDroppingQdisc(const PathQdisc& pq, int mtu, absl::string_view pair, R
            absl::StrCat("passes frames of at most ", largest, " B: it drops every full-size RoCE packet ", pair,
                         " sends, and rxe retries each one without end (docs/checks/bandwidth.md)"),
            Verdict::kFail);
+  b.Remedy(QdiscFix(pq));
+}
+
+std::string QdiscFix(const PathQdisc& pq) {
   const std::string rate = pq.q.rate_bps ? absl::StrCat(*pq.q.rate_bps / 1000000, "mbit") : "RATE";
-  b.Remedy(absl::StrCat("tc qdisc replace dev ", pq.netdev, " root tbf rate ", rate,
-                        " burst 64kb latency 50ms   # a bucket that holds a frame of ", RoceFrameBytes(4096),
-                        " B; or remove the shaper: tc qdisc del dev ", pq.netdev, " root"));
+  return absl::StrCat("tc qdisc replace dev ", pq.netdev, " root tbf rate ", rate,
+                      " burst 64kb latency 50ms   # a bucket that holds a frame of ", RoceFrameBytes(4096),
+                      " B; or remove the shaper: tc qdisc del dev ", pq.netdev, " root");
 }
 
 bool RefuseDroppingPath(const DeviceView& view, const DeviceInfo& dev, int port, const DeviceInfo* peer,

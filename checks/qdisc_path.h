@@ -45,7 +45,11 @@ struct QdiscPath {
 QdiscPath QdiscPathOf(const DeviceView& view, const DeviceInfo& dev, int port, const DeviceInfo* peer,
                       int peer_port);
 
-// The FAIL row naming the qdisc against the frames of `mtu`, and the remedy.
+// The command that mends a qdisc that drops full-size frames (its rate, a
+// bucket that holds one), or removes it.
+std::string QdiscFix(const PathQdisc& pq);
+
+// The FAIL row naming the qdisc against the frames of `mtu`, and QdiscFix.
 void ReportDroppingQdisc(const PathQdisc& pq, int mtu, absl::string_view pair, ResultBuilder& b);
 
 // Before a traffic probe (hung-qp, sge-page-crossing), whose WRs fill

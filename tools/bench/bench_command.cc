@@ -54,9 +54,8 @@ absl::Status FitUnderQdiscs(const DeviceView& view, const BenchOptions& o, Bench
   const std::string why = absl::StrCat(
       pq->netdev, " has qdisc ", QdiscText(pq->q), ", which passes frames of at most ",
       LargestFramePassed(pq->q).value_or(0), " B, less than a RoCE frame of path MTU ", asked, " (",
-      RoceFrameBytes(asked), " B): rxe retries each packet it drops without end (docs/checks/bandwidth.md). Fix: tc qdisc "
-      "replace dev ", pq->netdev, " root tbf rate ", pq->q.rate_bps ? absl::StrCat(*pq->q.rate_bps / 1000000, "mbit") : "RATE",
-      " burst 64kb latency 50ms, or tc qdisc del dev ", pq->netdev, " root");
+      RoceFrameBytes(asked), " B): rxe retries each packet it drops without end (docs/checks/bandwidth.md). Fix: ",
+      QdiscFix(*pq));
   const bool mtu_sweep = o.sweep && (absl::StrContains(*o.sweep, "mtu") || absl::StrContains(*o.sweep, "all"));
   if (s->mtu > 0 || mtu_sweep || fit == 0)
     return absl::FailedPreconditionError(absl::StrCat(why, s->mtu > 0 ? "; -m " : "", s->mtu > 0 ? absl::StrCat(s->mtu) : "",
