@@ -1,7 +1,10 @@
 #include "facts/firewall/evaluate.h"
 
 #include <algorithm>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -144,11 +147,36 @@ namespace {
 
 enum class Flow { kAccept, kDrop, kReject, kReturn };
 
+// What walking one chain does to the packet: the same wherever it is jumped
+// to from, since the packet does not change on the way.
+struct ChainFate {
+  Flow flow;
+  std::optional<Place> last;
+};
+
+// One table's chains by name, and the chains already walked for this packet:
+// rulesets whose chains jump to shared chains (a tree of dispatch chains, as
+// generated rulesets are) are then walked once per chain, not once per path.
+struct TableWalk {
+  explicit TableWalk(const Table& t) {
+    for (const Chain& c : t.chains) by_name.emplace(c.name, &c);
+  }
+  const Chain* Find(const std::string& name) const {
+    auto it = by_name.find(name);
+    return it == by_name.end() ? nullptr : it->second;
+  }
+  std::unordered_map<std::string_view, const Chain*> by_name;
+  std::unordered_map<const Chain*, ChainFate> walked;
+  std::unordered_set<const Chain*> on_path;  // chains being walked: a jump to one is a loop
+  int cut = 0;                               // walks stopped at the depth limit or a loop
+};
+
 struct Walker {
   const Ruleset& rs;
   const Table& table;
   const Packet& p;
   Outcome* out;
+  TableWalk* tw;
   std::optional<Place> last;  // the rule that ended the walk
 
   Place PlaceOf(const Chain& c, const Rule& r) const {
@@ -166,13 +194,37 @@ struct Walker {
     return t;
   }
 
+  // Walks `c` once per packet: a chain walked before gives its fate again.
   Flow Walk(const Chain& c, int depth) {
+    if (auto it = tw->walked.find(&c); it != tw->walked.end()) {
+      if (it->second.flow != Flow::kReturn) last = it->second.last;
+      return it->second.flow;
+    }
     if (depth > 64) {
+      ++tw->cut;
       out->uncertain.push_back(absl::StrCat(rs.source, " ", table.name, " ", c.name,
                                             ": jumps nest deeper than 64; stopped"));
       return Flow::kReturn;
     }
+    if (!tw->on_path.insert(&c).second) {
+      // The kernel refuses to load a loop (ELOOP); a pasted ruleset may have one.
+      ++tw->cut;
+      out->uncertain.push_back(absl::StrCat(rs.source, " ", table.name, " ", c.name,
+                                            ": jumped to again from a chain it jumps to (a loop, which the kernel "
+                                            "would refuse to load); that jump was not followed"));
+      return Flow::kReturn;
+    }
+    const int cut_before = tw->cut;
+    Flow f = WalkRules(c, depth);
+    tw->on_path.erase(&c);
+    // A walk cut short below depends on the path that reached it: not kept.
+    if (tw->cut == cut_before) tw->walked[&c] = {f, f == Flow::kReturn ? std::nullopt : last};
+    return f;
+  }
+
+  Flow WalkRules(const Chain& c, int depth) {
     for (const Rule& r : c.rules) {
+      ++out->rules_examined;
       Tri t = RuleMatches(r);
       if (t == Tri::kNo) continue;
       if (r.action == Action::kNone || r.action == Action::kContinue) continue;
@@ -197,7 +249,7 @@ struct Walker {
           return Flow::kReturn;
         case Action::kJump:
         case Action::kGoto: {
-          const Chain* target = table.FindChain(r.target);
+          const Chain* target = tw->Find(r.target);
           if (target == nullptr) continue;  // the readers refuse this
           Flow f = Walk(*target, depth + 1);
           if (f != Flow::kReturn) return f;
@@ -264,8 +316,10 @@ Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
     return std::make_tuple(HookOrder(a.c->hook, p.dir), a.c->priority) <
            std::make_tuple(HookOrder(b.c->hook, p.dir), b.c->priority);
   });
+  std::unordered_map<const Table*, TableWalk> walks;
   for (const Base& b : bases) {
-    Walker w{*b.rs, *b.t, p, &out, std::nullopt};
+    TableWalk& tw = walks.try_emplace(b.t, *b.t).first->second;
+    Walker w{*b.rs, *b.t, p, &out, &tw, std::nullopt};
     Flow f = w.Walk(*b.c, 0);
     Place base{b.rs->source, b.t->family, b.t->name, b.c->name, 0, b.c->line,
                absl::StrCat("policy ", b.c->policy)};

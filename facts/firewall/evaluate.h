@@ -17,6 +17,7 @@
 #ifndef RDMACHECK_FACTS_FIREWALL_EVALUATE_H_
 #define RDMACHECK_FACTS_FIREWALL_EVALUATE_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,9 @@ struct Outcome {
   std::vector<std::string> walked;
   // Tables skipped: nft copies of iptables-nft tables, other families.
   std::vector<std::string> skipped;
+  // Rules looked at: each chain is walked once per packet, so at most the
+  // rules of the tables walked, however their chains jump to each other.
+  uint64_t rules_examined = 0;
 };
 
 Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p);

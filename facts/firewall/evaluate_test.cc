@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "facts/firewall/generated.h"
 #include "facts/firewall/iptables_save.h"
 #include "facts/firewall/nft_ruleset.h"
 #include "facts/firewall/test_util.h"
@@ -198,6 +200,57 @@ TEST(EvaluateOutTest, ThePeersAddressIsUnknownSoADaddrRuleIsUncertain) {
   EXPECT_EQ(out.fate, Fate::kAccepted);
   ASSERT_EQ(out.uncertain.size(), 1u);
   EXPECT_THAT(out.uncertain[0], HasSubstr("may match"));
+}
+
+// Chains that jump to shared chains: each chain is walked once per packet.
+// Without that, 22 layers of one chain jumping twice to the next are 2^21
+// walks of the last one (seconds), and the layered shape below 100 x 2^9.
+TEST(EvaluateScaleTest, SharedChainsAreWalkedOncePerPacket) {
+  for (GeneratedShape shape : {GeneratedShape{22, 1, 2}, GeneratedShape{10, 100, 20}}) {
+    SCOPED_TRACE(absl::StrCat(shape.layers, " layers of ", shape.width));
+    const int rules = GeneratedRuleCount(shape);
+    absl::StatusOr<Ruleset> ipt = ParseIptablesSave(GeneratedIptablesSave(shape), "generated.save", 4);
+    ASSERT_TRUE(ipt.ok()) << ipt.status();
+    ipt->source = "iptables-nft";
+    absl::StatusOr<Ruleset> nft = ParseNftRuleset(GeneratedNftRuleset(shape), "generated.nft");
+    ASSERT_TRUE(nft.ok()) << nft.status();
+    for (const Ruleset& rs : {*ipt, *nft}) {
+      SCOPED_TRACE(rs.source);
+      Outcome o = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+      EXPECT_EQ(o.fate, Fate::kDropped);
+      ASSERT_TRUE(o.decided_by.has_value());
+      EXPECT_THAT(o.decided_by->Where(), HasSubstr(absl::StrCat("chain INPUT rule ", shape.width + 1)));
+      EXPECT_LE(o.rules_examined, static_cast<uint64_t>(rules));
+      EXPECT_GE(o.rules_examined, static_cast<uint64_t>(shape.width + 1));
+      EXPECT_TRUE(o.uncertain.empty()) << o.uncertain[0];
+    }
+  }
+}
+
+TEST(EvaluateScaleTest, KubeProxyScaleRulesetIsExaminedRuleByRule) {
+  GeneratedShape shape{20, 50, 21};  // 1,000 chains, 21,051 rules
+  ASSERT_GE(GeneratedRuleCount(shape), 20000);
+  absl::StatusOr<Ruleset> rs = ParseIptablesSave(GeneratedIptablesSave(shape), "generated.save", 4);
+  ASSERT_TRUE(rs.ok()) << rs.status();
+  Outcome o = Evaluate({*rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kDropped);
+  EXPECT_LE(o.rules_examined, static_cast<uint64_t>(GeneratedRuleCount(shape)));
+}
+
+// A loop cannot be loaded into the kernel, but a pasted ruleset can have one:
+// the jump back is named and not followed, and the walk ends.
+TEST(EvaluateTest, ALoopIsReportedAndNotFollowed) {
+  absl::StatusOr<Ruleset> rs = ParseIptablesSave(
+      "*filter\n:INPUT ACCEPT [0:0]\n:A - [0:0]\n:B - [0:0]\n"
+      "-A INPUT -j A\n-A A -p udp -j B\n-A B -p udp -j A\n-A B -p udp --dport 4791 -j DROP\nCOMMIT\n",
+      "loop.save", 4);
+  ASSERT_TRUE(rs.ok()) << rs.status();
+  rs->source = "iptables-legacy";
+  Outcome o = Evaluate({*rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kDropped);
+  EXPECT_THAT(o.decided_by->Where(), HasSubstr("chain B rule 2"));
+  ASSERT_EQ(o.uncertain.size(), 1u);
+  EXPECT_THAT(o.uncertain[0], HasSubstr("filter A: jumped to again from a chain it jumps to (a loop"));
 }
 
 }  // namespace
