@@ -97,7 +97,8 @@ struct BenchSettings {
   uint64_t iters = kDefaultBwIters;  // -n, when duration_s == 0
   // -D; > 0: run for this long instead of iters. As perftest's margins,
   // warmup_s at the start and warmup_s before the end are not counted (the
-  // end's is not run: posting stops, the WRs in flight complete).
+  // end's is not run: posting stops, and the WRs in flight complete
+  // uncounted).
   double duration_s = 0;
   double warmup_s = 0;             // duration and stop-rule runs: time not counted at the start
   std::vector<int> pin_cpus;       // --pin: this thread's CPUs while it runs

@@ -397,7 +397,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step bench run_bench
   step perf run_perf
   # Four minutes of ib_write_bw: only when asked for by name (--steps).
-  if [[ -n "${GUEST_STEPS:-}" ]]; then step perf-loop run_perf_loop; fi
+  if [[ -n "${GUEST_STEPS:-}" ]]; then step perf-loop run_perf_loop; step perf-referee run_perf_referee; fi
 fi
 topo_down
 echo "== guest-main done at $(uptime_s)s"

@@ -317,3 +317,59 @@ run_perf() {
   echo "== perf: fidelity"; bench_table "$PERF_DIR/fidelity.tsv"
   echo "== perf: sweep"; cat "$PERF_DIR/sweep.txt"
 }
+
+# The perf-referee step (only when selected by name): neither tool's own
+# clock decides. During each -D 5 run, rxe1's hw_counters are read at two
+# instants of CLOCK_REALTIME ($EPOCHREALTIME, no fork) 1.8 s and 3.8 s after
+# the tool started, inside both tools' measured windows. At -s 65536 and
+# path MTU 4096 a WRITE is 16 request packets, so the packets rxe1 received
+# less its duplicate and out-of-sequence requests (both dropped, and sent
+# again) give the bytes that landed in those 2 s. rdmacheck's figure FAILs
+# when the median of its runs' ratios to that is more than 10 % off.
+
+# Packets the kernel dropped for a full input backlog (softnet_stat's second
+# column, summed over CPUs): none in the boots measured, at a backlog of 1000
+# or 30000, though rxe0 retries 10-20 times in 2 s.
+perf_softnet_drops() { local a b s=0; while read -r a b _; do s=$((s + 0x$b)); done </proc/net/softnet_stat; echo "$s"; }
+perf_counter() { local v; read -r v <"/sys/class/infiniband/$1/ports/1/hw_counters/$2"; echo "$v"; }
+perf_referee_once() { # FN: prints "tool_MBps referee_MBps retries"
+  local fn=$1 f=$PERF_DIR/referee.out t0 ta tb ra rb da db oa ob ea eb
+  t0=$EPOCHREALTIME
+  $fn >"$f" &
+  local pid=$!
+  sleep 1.8; ta=$EPOCHREALTIME
+  ra=$(perf_counter rxe1 rcvd_pkts); da=$(perf_counter rxe1 duplicate_request); oa=$(perf_counter rxe1 out_of_seq_request)
+  ea=$(perf_counter rxe0 completer_retry_err)
+  sleep 2.0; tb=$EPOCHREALTIME
+  rb=$(perf_counter rxe1 rcvd_pkts); db=$(perf_counter rxe1 duplicate_request); ob=$(perf_counter rxe1 out_of_seq_request)
+  eb=$(perf_counter rxe0 completer_retry_err)
+  wait "$pid"
+  awk -v x="$(cat "$f")" -v r=$((rb - ra - (db - da) - (ob - oa))) -v ta="$ta" -v tb="$tb" -v e=$((eb - ea)) \
+    'BEGIN { printf "%s\t%.3f\t%d\n", x, r / 16 * 65536 / (tb - ta) / 1048576, e }'
+}
+run_perf_referee() {
+  [[ -x "$RDMACHECK" ]] || return 0
+  PERF_DIR="$OUT/perf"
+  mkdir -p "$PERF_DIR"
+  topo_ensure 9000 1 || { record FAIL "perf-referee: topology at MTU 9000"; return 0; }
+  PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1)
+  PERF_SIZE=65536
+  local i out=$PERF_DIR/referee.tsv
+  printf 'tool\tits MB/s\trxe1 counters MB/s\tretries\tsoftnet drops\n' >"$out"
+  local d0 d1
+  for ((i = 0; i < ${GUEST_REFEREE_RUNS:-4}; i++)); do
+    d0=$(perf_softnet_drops)
+    printf 'rdmacheck\t%s' "$(perf_referee_once perf_ours_bw)" >>"$out"
+    d1=$(perf_softnet_drops); printf '\t%s\n' $((d1 - d0)) >>"$out"
+    printf 'ib_write_bw\t%s' "$(perf_referee_once perf_theirs_bw)" >>"$out"
+    d0=$(perf_softnet_drops); printf '\t%s\n' $((d0 - d1)) >>"$out"
+  done
+  echo "== perf-referee: each tool's BW average against rxe1's counters over 2 s of its run"
+  cat "$out"
+  awk -F'\t' 'NR > 1 && $3 > 0 { r[$1] = r[$1] " " sprintf("%.3f", $2 / $3) } END { for (t in r) print "== perf-referee: " t " own/counters:" r[t] }' "$out"
+  local ours v
+  ours=$(awk -F'\t' '$1 == "rdmacheck" && $3 > 0 { printf "%.4f\n", $2 / $3 }' "$out" | median)
+  v=$(awk -v r="$ours" 'BEGIN { print (r != "" && r >= 0.9 && r <= 1.1) ? "PASS" : "FAIL" }')
+  record "$v" "perf-referee: rdmacheck bench -s 65536 -D 5 against rxe1's own counters: median ratio ${ours:-none} (bound +-0.10)" \
+    "$(awk -F'\t' '$1 == "ib_write_bw" && $3 > 0 { printf "%.3f ", $2 / $3 }' "$out" | sed 's/^/ib_write_bw: /')"
+}
