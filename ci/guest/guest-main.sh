@@ -138,13 +138,31 @@ xfail() { EXPECTS+=("xfail${US}$1${US}$2${US}$3${US}${4:-}"); }
 expect_exit() { EXPECTS+=("exit${US}-${US}-${US}$1${US}"); }
 expect_each_pass_or_skip() { EXPECTS+=("each${US}-${US}-${US}-${US}"); }
 
-# check_fields FILE ID: "VERDICT<TAB>text" of check ID in the JSON report.
-check_fields() {
-  jq -r --arg id "$2" '[.checks[]? | select(.id == $id)] |
-    if length == 0 then "MISSING\t" else .[0] |
-      .verdict + "\t" + ([.title, .skip_reason, (.notes[]?), (.remediation[]?),
-        (.evidence[]? | .subject, .expected, .actual)] | map(. // "") | join(" | "))
-    end' "$1" 2>/dev/null || printf 'BADJSON\t'
+# load_report JSON: the report read by one jq run (under TCG each jq start
+# costs about a quarter of a second: one per scenario, not one per
+# expectation). Sets REPORT_OK (0: not JSON), REPORT_SUMMARY, REPORT_IDS (in
+# order) and per check id REPORT_VERDICT, REPORT_SKIP, REPORT_TITLE and REPORT_TEXT (title,
+# skip reason, notes, remediation and evidence joined by " | ", line breaks
+# as spaces).
+declare -A REPORT_VERDICT REPORT_SKIP REPORT_TITLE REPORT_TEXT
+load_report() {
+  REPORT_IDS=() REPORT_VERDICT=() REPORT_SKIP=() REPORT_TITLE=() REPORT_TEXT=() REPORT_SUMMARY="" REPORT_OK=1
+  local out id v skip title text
+  # shellcheck disable=SC2016
+  if ! out=$(jq -r '(.summary | tojson), (.checks[]? | [.id, .verdict, .skip_reason, .title,
+        ([.title, .skip_reason, (.notes[]?), (.remediation[]?), (.evidence[]? | .subject, .expected, .actual)]
+          | map(. // "" | tostring) | join(" | "))] | map(. // "" | tostring | gsub("[\t\n\r]"; " ")) | join("\u001f"))' \
+      "$1" 2>/dev/null); then
+    REPORT_OK=0
+    return
+  fi
+  {
+    read -r REPORT_SUMMARY
+    while IFS=$US read -r id v skip title text; do
+      REPORT_IDS+=("$id")
+      REPORT_VERDICT[$id]=$v REPORT_SKIP[$id]=$skip REPORT_TITLE[$id]=$title REPORT_TEXT[$id]=$text
+    done
+  } <<<"$out"
 }
 
 known_check() { grep -Eq "(^|[[:space:]])$1([[:space:]:]|$)" <<<"$SCENARIO_IDS"; }
@@ -152,8 +170,8 @@ known_check() { grep -Eq "(^|[[:space:]])$1([[:space:]:]|$)" <<<"$SCENARIO_IDS";
 # eval_expect JSON SCN KIND WHAT ID VERDICT SUBSTR
 eval_expect() {
   local json=$1 scn=$2 kind=$3 what=$4 id=$5 want=$6 sub=${7:-}
-  local got text ok=1 why=""
-  IFS=$'\t' read -r got text < <(check_fields "$json" "$id")
+  local got=BADJSON text="" ok=1 why=""
+  if ((REPORT_OK)); then got=${REPORT_VERDICT[$id]:-MISSING} text=${REPORT_TEXT[$id]:-}; fi
   if [[ "$got" != "$want" ]]; then
     ok=0; why="got $got"
   elif [[ -n "$sub" && "${text,,}" != *"${sub,,}"* ]]; then
@@ -171,17 +189,17 @@ eval_expect() {
   fi
 }
 
-# eval_each JSON SCN: one result per check in the report.
+# eval_each SCN: one result per check in the report (load_report's).
 eval_each() {
-  local json=$1 scn=$2 id v reason n=0
-  while IFS=$'\t' read -r id v reason; do
-    n=$((n + 1))
+  local scn=$1 id v reason n=0
+  for id in "${REPORT_IDS[@]}"; do
+    n=$((n + 1)) v=${REPORT_VERDICT[$id]} reason=${REPORT_SKIP[$id]}
     if [[ "$v" == PASS ]] || [[ "$v" == SKIP && -n "$reason" ]]; then
       record PASS "$scn: $id PASS or SKIP-with-reason" "$v${reason:+: $reason}"
     else
       record FAIL "$scn: $id PASS or SKIP-with-reason" "$v${reason:+: $reason}"
     fi
-  done < <(jq -r '.checks[]? | [.id, .verdict, (.skip_reason // "")] | @tsv' "$json" 2>/dev/null)
+  done
   ((n > 0)) || record FAIL "$scn: every check PASS or SKIP" "the report lists no check"
 }
 
@@ -195,17 +213,20 @@ run_scenario() {
   [[ -n "${ENGINE:-}" ]] && base="$base@$ENGINE"
   local scn="$base" json=$OUT/scenarios/$base.json err=$OUT/scenarios/$base.err rc=0 e
   echo "== scenario $base: $name"
+  local ph_t=${EPOCHREALTIME/./} ph_topo ph_fault ph_run ph_res ph_expect ph_undo
   if ! topo_ensure "$mtu" "${LAST_DIRTY:-1}"; then
     record FAIL "$scn: topology (MTU $mtu)" "could not set up"
     LAST_DIRTY=1
     return
   fi
   LAST_DIRTY=0
+  phase_lap ph_topo
   if declare -F fault >/dev/null; then
     LAST_DIRTY=1
     fault || { record FAIL "$scn: fault" "the fault command failed"; undo 2>/dev/null; return; }
   fi
-  local res_before res_after i run=("${wrap[@]}" "$RDMACHECK")
+  phase_lap ph_fault
+  local res_before res_after i id run=("${wrap[@]}" "$RDMACHECK")
   ((${#command[@]})) && run=("${command[@]}")
   echo "${run[*]} ${args[*]} --format=json"
   res_before=$(res_counts)
@@ -213,6 +234,7 @@ run_scenario() {
     eval "$limits"
     exec timeout -k 5 "$GUEST_STEP_TIMEOUT" "${run[@]}" "${args[@]}" --format=json
   ) >"$json" 2>"$err" || rc=$?
+  phase_lap ph_run
   # Every run releases what it created, so no check leaks device resources
   # unnoticed: no device's PD/CQ/QP/MR count is above where it was, within
   # 3 s of rdmacheck's exit (the kernel frees a process's objects when its
@@ -227,8 +249,14 @@ run_scenario() {
   else
     record FAIL "$scn: rdmacheck left no PD/CQ/QP/MR behind" "before: $res_before; after: $res_after"
   fi
-  echo "rdmacheck exit $rc; $(jq -c '.summary' "$json" 2>/dev/null || head -c 300 "$json")"
-  jq -r '.checks[]? | "  [\(.verdict)] \(.id)  \(.title)"' "$json" 2>/dev/null
+  phase_lap ph_res
+  load_report "$json"
+  if ((REPORT_OK)); then
+    echo "rdmacheck exit $rc; $REPORT_SUMMARY"
+    for id in "${REPORT_IDS[@]}"; do echo "  [${REPORT_VERDICT[$id]}] $id  ${REPORT_TITLE[$id]}"; done
+  else
+    echo "rdmacheck exit $rc; $(head -c 300 "$json")"
+  fi
   [[ -s "$err" ]] && sed 's/^/  stderr: /' "$err" | head -5
   if ((rc == 124 || rc == 137)); then
     record FAIL "$scn: rdmacheck finished" "timed out after ${GUEST_STEP_TIMEOUT}s"
@@ -240,11 +268,24 @@ run_scenario() {
       exit)
         if [[ "$rc" == "$want" ]]; then record PASS "$scn: rdmacheck exits $want"
         else record FAIL "$scn: rdmacheck exits $want" "exit $rc"; fi ;;
-      each) eval_each "$json" "$scn" ;;
+      each) eval_each "$scn" ;;
       expect | xfail) eval_expect "$json" "$scn" "$kind" "$what" "$id" "$want" "$sub" ;;
     esac
   done
+  phase_lap ph_expect
   if declare -F undo >/dev/null; then undo || LAST_DIRTY=1; fi
+  phase_lap ph_undo
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scn" "$ph_topo" "$ph_fault" "$ph_run" "$ph_res" "$ph_expect" "$ph_undo" \
+    >>"$OUT/scenario-phases.tsv"
+}
+
+# phase_lap VAR: VAR = seconds since ph_t (the caller's), which moves to now.
+# Microseconds in bash arithmetic: no fork per lap.
+phase_lap() {
+  local now=${EPOCHREALTIME/./} d
+  d=$((now - ph_t))
+  printf -v "$1" '%d.%02d' $((d / 1000000)) $((d % 1000000 / 10000))
+  ph_t=$now
 }
 
 run_scenarios() {
@@ -252,6 +293,7 @@ run_scenarios() {
     record FAIL "scenarios" "no rdmacheck binary at $RDMACHECK"
     return
   fi
+  printf 'scenario\ttopology\tfault\trdmacheck\tleak check\texpectations\tundo\n' >"$OUT/scenario-phases.tsv"
   SCENARIO_IDS=$(timeout 30 "$RDMACHECK" list 2>&1)
   echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
   local f
