@@ -364,6 +364,15 @@ run_perf_referee() {
     printf 'ib_write_bw\t%s' "$(perf_referee_once perf_theirs_bw)" >>"$out"
     d0=$(perf_softnet_drops); printf '\t%s\n' $((d0 - d1)) >>"$out"
   done
+  # What moved on each device during one run of each tool (every hw counter).
+  local fn dev c before
+  for fn in perf_ours_bw perf_theirs_bw; do
+    before=$(for dev in rxe0 rxe1; do for c in /sys/class/infiniband/$dev/ports/1/hw_counters/*; do echo "$dev ${c##*/} $(<"$c")"; done; done)
+    $fn >/dev/null
+    echo "== perf-referee: counters moved during one run of $fn:" \
+      $(for dev in rxe0 rxe1; do for c in /sys/class/infiniband/$dev/ports/1/hw_counters/*; do echo "$dev ${c##*/} $(<"$c")"; done; done |
+        awk 'NR == FNR { b[$1 " " $2] = $3; next } $3 != b[$1 " " $2] { printf "%s.%s+%d ", $1, $2, $3 - b[$1 " " $2] }' <(echo "$before") -)
+  done
   echo "== perf-referee: each tool's BW average against rxe1's counters over 2 s of its run"
   cat "$out"
   awk -F'\t' 'NR > 1 && $3 > 0 { r[$1] = r[$1] " " sprintf("%.3f", $2 / $3) } END { for (t in r) print "== perf-referee: " t " own/counters:" r[t] }' "$out"
