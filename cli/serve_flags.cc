@@ -6,9 +6,9 @@ namespace rdmacheck {
 
 CommandLine ServeCommandLine(ServeOptions* o) {
   CommandLine cl(
-      "rdmacheck serve", "[-d DEV] [--port P] [--bind ADDR] [--once] [--wait SECS] [--client-deadline SECS]",
-      "The far end of `rdmacheck --peer HOST[:P]` (docs/peer-mode.md). Without --once it\n"
-      "serves clients one at a time until Ctrl-C.",
+      "rdmacheck serve", "[-d DEV] [--port P] [--bind ADDR] [--once] [--wait SECS] [--client-deadline SECS] [--max-clients N]",
+      "The far end of `rdmacheck --peer HOST[:P]` (docs/peer-mode.md). Without --once or\n"
+      "--wait it serves up to --max-clients clients at once until Ctrl-C.",
       "Exit status: 0 every client served, 1 one failed, 2 bad usage or input,\n"
       "3 no client came within --wait (with --once).");
   cl.Text("-d,--ib-dev", &o->device, "DEV", "the device to serve (default: the first with an ACTIVE port)")
@@ -19,6 +19,11 @@ CommandLine ServeCommandLine(ServeOptions* o) {
                "wait at most SECS for a client (default with --once: 300)")
       .Seconds("--client-deadline", &o->client_deadline_s, {0, true, 86400},
                "each client gets SECS in all (default 120)")
+      .Int("--max-clients", &o->limits.max_sessions, 1, 256, "N",
+           "clients served at once; one more is refused as busy (default 8)")
+      .Int("--max-connections", &o->limits.max_connections, 1, 4096, "N",
+           "connections held at once, served or before their hello; past it the oldest\n"
+           "without a hello is closed (default 256)")
       .Text("--profile", &o->profile, "FILE", "serve this profile's facts instead of this host's\n"
                                               "(peer-match only: the probes need the device)");
   return cl;

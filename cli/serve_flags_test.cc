@@ -15,7 +15,8 @@ TEST(ServeFlags, EveryFlag) {
   ServeOptions o;
   ASSERT_OK(ServeCommandLine(&o)
                 .Parse({"-d", "rxe1", "--port=18600", "--bind", "198.18.0.2", "--once", "--wait", "5",
-                        "--client-deadline=30", "--profile", "p.profile"})
+                        "--client-deadline=30", "--profile", "p.profile", "--max-clients", "3",
+                        "--max-connections=40"})
                 .status());
   EXPECT_EQ(o.device, "rxe1");
   EXPECT_EQ(o.port, 18600);
@@ -24,12 +25,16 @@ TEST(ServeFlags, EveryFlag) {
   EXPECT_DOUBLE_EQ(o.wait_s, 5);
   EXPECT_DOUBLE_EQ(o.client_deadline_s, 30);
   EXPECT_EQ(o.profile, "p.profile");
+  EXPECT_EQ(o.limits.max_sessions, 3);
+  EXPECT_EQ(o.limits.max_connections, 40);
   ServeOptions def;
   ASSERT_OK(ServeCommandLine(&def).Parse({}).status());
   EXPECT_EQ(def.port, kDefaultPeerPort);
   EXPECT_FALSE(def.once);
   EXPECT_DOUBLE_EQ(def.wait_s, 0);
   EXPECT_DOUBLE_EQ(def.client_deadline_s, 120);
+  EXPECT_EQ(def.limits.max_sessions, 8);
+  EXPECT_EQ(def.limits.max_connections, 256);
 }
 
 // Bad usage is exit 2 before any device is read or port opened.
@@ -47,6 +52,7 @@ TEST(ServeFlags, UsageIsTwo) {
       {{"--wait", "0"}, "rdmacheck serve: --wait: '0' is not a number of seconds in (0, 86400] (see rdmacheck serve --help)\n"},
       {{"--client-deadline=x"}, "rdmacheck serve: --client-deadline: 'x' is not a number of seconds in (0, 86400] (see rdmacheck serve --help)\n"},
       {{"--bogus"}, "rdmacheck serve: unknown flag --bogus (see rdmacheck serve --help)\n"},
+      {{"--max-clients", "0"}, "rdmacheck serve: --max-clients: '0' is not a whole number from 1 to 256 (see rdmacheck serve --help)\n"},
       {{"--bind"}, "rdmacheck serve: --bind: needs a value (see rdmacheck serve --help)\n"},
   };
   for (const Row& r : rows) {

@@ -201,6 +201,20 @@ absl::StatusOr<std::string> PeerChannel::ReadLine(size_t max_len, absl::string_v
   return l;
 }
 
+void PeerChannel::Linger(double s) {
+  shutdown(fd_, SHUT_WR);
+  const double end = MonotonicSeconds() + s;
+  for (;;) {
+    pollfd p{fd_, POLLIN, 0};
+    int k = poll(&p, 1, MsLeft(end));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return;
+    char tmp[4096];
+    ssize_t r = recv(fd_, tmp, sizeof tmp, MSG_DONTWAIT);
+    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) return;
+  }
+}
+
 absl::Status PeerChannel::Handshake(absl::string_view tool_version) {
   absl::Status st = WriteAll(absl::StrCat("rdmacheck-peer ", kPeerProtocol, " ", tool_version, "\n"));
   if (!st.ok()) return st;
@@ -291,7 +305,7 @@ absl::StatusOr<PeerListener> PeerListener::Listen(const std::string& bind_addr, 
   if (fd < 0) return absl::InternalError(absl::StrCat("socket() for ", name, ": ", Errno(errno)));
   int one = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(fd, 4) != 0) {
+  if (bind(fd, reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(fd, SOMAXCONN) != 0) {
     int e = errno;
     close(fd);
     return absl::UnavailableError(absl::StrCat("bind/listen(", name, "): ", Errno(e)));

@@ -59,6 +59,10 @@ class PeerChannel {
   // the tool version differ (both named), InvalidArgument when the line is
   // not a hello at all.
   absl::Status Handshake(absl::string_view tool_version);
+  // Ends our side and reads (discarding) until the peer closes or `s` pass:
+  // closing with its bytes unread would reset the connection, and the peer
+  // could lose what we sent last (an ERROR frame).
+  void Linger(double s);
   // The peer's tool version after Handshake.
   const std::string& peer_version() const { return peer_version_; }
 

@@ -2,10 +2,19 @@
 
 #include <signal.h>
 
+#include <sys/socket.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <list>
+#include <memory>
+#include <streambuf>
+#include <thread>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -168,21 +177,49 @@ absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs&
   return rep;
 }
 
+namespace {
+
+// The client's verdicts in serve's log: how many, and the first few that did
+// not pass (a client may send thousands of lines; the log stays readable).
+void LogVerdicts(const std::string& who, const std::vector<std::string>& lines, std::ostream& log) {
+  constexpr int kShown = 5;
+  std::vector<const std::string*> bad;
+  for (const std::string& l : lines)
+    if (!absl::StartsWith(l, "PASS ") && !absl::StartsWith(l, "SKIP ")) bad.push_back(&l);
+  log << "client " << who << ": " << lines.size() << " verdicts, " << bad.size() << " not PASS or SKIP\n";
+  for (size_t i = 0; i < bad.size() && i < kShown; ++i)
+    log << "client " << who << " verdict: " << bad[i]->substr(0, 200) << "\n";
+  if (bad.size() > kShown) log << "client " << who << ": " << bad.size() - kShown << " more not shown\n";
+}
+
+}  // namespace
+
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log) {
   const double end = MonotonicSeconds() + deadline_s;
-  const std::string who = ch.peer_name();
-  const std::string device = served.devices.empty() ? "" : served.devices[0].name;
   ch.set_io_deadline(std::min(10.0, deadline_s));
   absl::Status st = ch.Handshake(tool_version);
   if (!st.ok()) {
-    log << "client " << who << ": " << st.message() << "\n";
+    log << "client " << ch.peer_name() << ": " << st.message() << "\n";
     return st;
   }
+  return ServeSession(ch, served, end, log);
+}
+
+absl::Status ServeSession(PeerChannel& ch, const DeviceView& served, double end, std::ostream& log) {
+  const std::string who = ch.peer_name();
+  const std::string device = served.devices.empty() ? "" : served.devices[0].name;
+  const double deadline_s = std::max(0.0, end - MonotonicSeconds());
+  ch.set_io_deadline(std::min(10.0, deadline_s));
+  absl::Status st;
   absl::StatusOr<ProfileMsg> pf = ReceiveMsg<ProfileMsg>(ch);
-  if (!pf.ok()) return pf.status();
+  if (!pf.ok()) {
+    log << "client " << who << ": " << pf.status().message() << "\n";
+    return pf.status();
+  }
   absl::StatusOr<DeviceView> client_view = ParseProfile(pf->text, absl::StrCat("client ", who));
   if (!client_view.ok()) {
+    log << "client " << who << ": its profile: " << client_view.status().message() << "\n";
     ch.SendError(client_view.status().message());
     return client_view.status();
   }
@@ -225,7 +262,7 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
     if (f->type == VerdictsMsg::kType) {
       absl::StatusOr<VerdictsMsg> theirs = VerdictsMsg::Decode(f->payload);
       if (!theirs.ok()) return theirs.status();
-      for (const std::string& l : theirs->lines) log << "client " << who << " verdict: " << l << "\n";
+      LogVerdicts(who, theirs->lines, log);
       // Our own side of the comparison, from this end.
       Plan plan;
       Options opts;
@@ -243,6 +280,174 @@ absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::s
     ch.SendError(absl::StrCat("unexpected ", f->type, " frame"));
     return absl::InvalidArgumentError(absl::StrCat("client ", who, ": unexpected ", f->type, " frame"));
   }
+}
+
+namespace {
+
+// A stream whose complete lines go to `out` under one mutex: the lines of
+// clients served at once do not interleave mid-line.
+class LineSink : public std::streambuf {
+ public:
+  LineSink(std::ostream& out, std::mutex& mu) : out_(out), mu_(mu) {}
+  ~LineSink() override {
+    if (!line_.empty()) Flush();
+  }
+
+ protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof()) return 0;
+    line_.push_back(static_cast<char>(c));
+    if (c == '\n') Flush();
+    return c;
+  }
+
+ private:
+  void Flush() {
+    std::lock_guard<std::mutex> lock(mu_);
+    out_ << line_;
+    out_.flush();
+    line_.clear();
+  }
+  std::ostream& out_;
+  std::mutex& mu_;
+  std::string line_;
+};
+
+// One accepted connection and the thread serving it.
+struct ServedConn {
+  int fd = -1;
+  double since = 0;
+  bool serving = false;  // past its hello
+  bool closed = false;   // its fd is closed (or about to be): not to be touched
+  bool evicted = false;
+  bool done = false;
+  std::thread thread;
+};
+
+}  // namespace
+
+ServeStats ServeClients(PeerListener& listener, const DeviceView& served, const std::string& tool_version,
+                        double client_deadline_s, const ServeLimits& limits, const std::atomic<bool>& stop,
+                        std::ostream& out) {
+  std::mutex out_mu;  // lines to `out`
+  std::mutex mu;      // conns, their flags, stats
+  std::condition_variable ended;  // a connection's thread is done
+  std::list<std::shared_ptr<ServedConn>> conns;
+  ServeStats stats;
+  int sessions_now = 0;
+
+  auto serve_one = [&](std::shared_ptr<ServedConn> c, std::unique_ptr<PeerChannel> ch) {
+    LineSink sink(out, out_mu);
+    std::ostream log(&sink);
+    const std::string who = ch->peer_name();
+    ch->set_io_deadline(limits.hello_deadline_s);
+    absl::Status st = ch->Handshake(tool_version);
+    bool serve = st.ok();
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!st.ok()) {
+        ++(c->evicted ? stats.evicted : stats.bad_hello);
+      } else if (sessions_now >= limits.max_sessions) {
+        serve = false;
+        ++stats.refused_busy;
+      } else {
+        ++sessions_now;
+        c->serving = true;
+      }
+    }
+    if (!st.ok()) {
+      // One reason, none of what the client sent.
+      std::string why = c->evicted ? absl::StrCat("closed before its hello to make room (", limits.max_connections,
+                                                  " connections held)")
+                        : absl::IsDeadlineExceeded(st) ? absl::StrCat("no hello within ", limits.hello_deadline_s, " s")
+                        : absl::IsInvalidArgument(st)  ? "not rdmacheck's protocol (its first line is not a hello)"
+                        : absl::IsUnavailable(st) || absl::IsDataLoss(st) ? "closed the connection before its hello"
+                                                                           : std::string(st.message());
+      log << "client " << who << ": " << why << "\n";
+    } else if (!serve) {
+      ch->SendError(absl::StrCat("busy: serving ", limits.max_sessions, " clients; try again later"));
+      ch->Linger(1.0);  // so that the refusal is read, not reset by our close
+      log << "client " << who << ": refused, busy (" << limits.max_sessions << " sessions being served)\n";
+    } else {
+      st = ServeSession(*ch, served, MonotonicSeconds() + client_deadline_s, log);
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (serve) {
+        --sessions_now;
+        ++(st.ok() ? stats.sessions : stats.failed);
+      }
+      c->closed = true;
+    }
+    ch.reset();
+    std::lock_guard<std::mutex> lock(mu);
+    c->done = true;
+    ended.notify_all();
+  };
+
+  auto reap = [&](bool all) {
+    std::list<std::shared_ptr<ServedConn>> finished;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      for (auto it = conns.begin(); it != conns.end();) {
+        if (all || (*it)->done) {
+          finished.push_back(*it);
+          it = conns.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    for (auto& c : finished) c->thread.join();
+  };
+
+  while (!stop.load()) {
+    reap(false);
+    {
+      // At the bound, accept nobody new (they wait in the listen backlog)
+      // until a connection ends, or make room: close the one that has
+      // waited longest without a hello, if long enough to tell it from a
+      // client whose hello is on its way (a well-formed client sends it at
+      // once).
+      std::unique_lock<std::mutex> lock(mu);
+      if (static_cast<int>(conns.size()) >= limits.max_connections) {
+        std::shared_ptr<ServedConn> oldest;
+        const double before = MonotonicSeconds() - std::min(0.25, limits.hello_deadline_s / 2);
+        for (auto& c : conns)
+          if (!c->serving && !c->closed && !c->evicted && c->since <= before && (!oldest || c->since < oldest->since))
+            oldest = c;
+        if (oldest == nullptr) {
+          ended.wait_for(lock, std::chrono::milliseconds(50));
+          continue;
+        }
+        oldest->evicted = true;
+        shutdown(oldest->fd, SHUT_RDWR);  // its hello read ends now
+        // Its thread ends as its poll returns: wait for it, so that no more
+        // than max_connections threads ever run.
+        ended.wait_for(lock, std::chrono::seconds(1), [&] { return oldest->done; });
+        if (!oldest->done) continue;
+        oldest->thread.join();
+        conns.remove(oldest);
+      }
+    }
+    absl::StatusOr<PeerChannel> ch = listener.Accept(0.2, &stop, limits.hello_deadline_s);
+    if (!ch.ok()) continue;  // nobody within 0.2 s, or stopped
+    auto chp = std::make_unique<PeerChannel>(*std::move(ch));
+    std::unique_lock<std::mutex> lock(mu);
+    auto c = std::make_shared<ServedConn>();
+    c->fd = chp->fd();
+    c->since = MonotonicSeconds();
+    conns.push_back(c);
+    stats.peak_connections = std::max(stats.peak_connections, static_cast<int>(conns.size()));
+    c->thread = std::thread(serve_one, c, std::move(chp));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto& c : conns)
+      if (!c->closed) shutdown(c->fd, SHUT_RDWR);
+  }
+  reap(true);
+  return stats;
 }
 
 int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream& err,
@@ -277,8 +482,16 @@ int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream
       << l->port() << (once ? ", one client" : ", until Ctrl-C") << "\n";
   out.flush();
   int code = 0;
+  if (!once && wait_s == 0) {
+    ServeStats st = ServeClients(*l, *served, tool_version, client_s, options.limits, g_serve_stop, out);
+    out << "rdmacheck serve: stopped; " << st.sessions << " clients served, " << st.failed << " failed, "
+        << st.bad_hello << " without a valid hello, " << st.evicted << " closed to make room, " << st.refused_busy
+        << " refused busy; at most " << st.peak_connections << " connections at once\n";
+    if (installed) sigaction(SIGINT, &old, nullptr);
+    return st.failed > 0 ? 1 : 0;
+  }
   for (;;) {
-    absl::StatusOr<PeerChannel> ch = l->Accept(once ? wait_s : (wait_s > 0 ? wait_s : 86400), &g_serve_stop);
+    absl::StatusOr<PeerChannel> ch = l->Accept(wait_s, &g_serve_stop);
     if (!ch.ok()) {
       if (absl::IsCancelled(ch.status())) break;
       if (once || wait_s > 0) {

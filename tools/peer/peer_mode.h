@@ -111,6 +111,39 @@ absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs&
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log);
 
+// ServeClient after the hello: profiles, probes, bench sessions, verdicts,
+// until the client's BYE or `end` (MonotonicSeconds).
+absl::Status ServeSession(PeerChannel& ch, const DeviceView& served, double end, std::ostream& log);
+
+// How many clients `serve` holds at once (docs/peer-mode.md, "Many
+// clients"). A connection that has not sent its hello costs a thread and a
+// socket, nothing of the device; when max_connections are held, the oldest
+// such connection is closed to make room, so that idle or slow connections
+// cannot keep a client out. Sessions past max_sessions are refused with an
+// ERROR frame ("busy").
+struct ServeLimits {
+  int max_sessions = 8;
+  int max_connections = 256;
+  double hello_deadline_s = 5;
+};
+
+struct ServeStats {
+  int sessions = 0;          // served to their BYE
+  int failed = 0;            // sessions that ended in an error
+  int bad_hello = 0;         // no hello, a wrong one, or the connection closed first
+  int evicted = 0;           // closed before their hello to make room
+  int refused_busy = 0;      // refused: max_sessions being served
+  int peak_connections = 0;  // held at once (one thread each)
+};
+
+// Accepts and serves clients at once, each on a thread of its own, until
+// `stop`; then closes every connection and joins every thread. Each client's
+// lines reach `out` whole (one lock), one line per refusal and none of a
+// client's payload.
+ServeStats ServeClients(PeerListener& listener, const DeviceView& served, const std::string& tool_version,
+                        double client_deadline_s, const ServeLimits& limits, const std::atomic<bool>& stop,
+                        std::ostream& out);
+
 // What `rdmacheck serve` is asked to do (its flags: cli/serve_flags.h).
 struct ServeOptions {
   std::string device;                  // "": the first device with an ACTIVE port
@@ -120,6 +153,7 @@ struct ServeOptions {
   double wait_s = 0;                   // for a client; 0: 300 s with once, else forever
   double client_deadline_s = 120;      // each client's whole session
   std::optional<std::string> profile;  // serve this profile's view (peer-match only)
+  ServeLimits limits;                  // without once
 };
 
 // `rdmacheck serve`. `gather` reads this host's view, or the profile given

@@ -1,0 +1,139 @@
+// `rdmacheck serve` with many clients at once, and with clients that abuse
+// it: idle, slow, garbage, huge frames (loopback only).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "checks/check_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tools/peer/peer_mode.h"
+#include "util/clock.h"
+#include "util/status_matchers.h"
+
+namespace rdmacheck {
+namespace {
+
+using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// ServeClients on loopback in a thread, until the test ends.
+struct Server {
+  explicit Server(ServeLimits limits) {
+    absl::StatusOr<PeerListener> l = PeerListener::Listen("127.0.0.1", 0);
+    EXPECT_TRUE(l.ok());
+    port = l->port();
+    served = *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe1");
+    thread = std::thread([this, limits, l = std::make_shared<PeerListener>(*std::move(l))] {
+      stats = ServeClients(*l, served, "0.1.0", 5, limits, stop, log);
+    });
+  }
+  ~Server() { Stop(); }
+  void Stop() {
+    stop.store(true);
+    if (thread.joinable()) thread.join();
+  }
+  std::string addr() const { return absl::StrCat("127.0.0.1:", port); }
+  int port = 0;
+  DeviceView served;
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  ServeStats stats;
+  std::thread thread;
+};
+
+// A plain TCP connection to the server, sending `bytes` (maybe none).
+int Raw(int port, const std::string& bytes = "") {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  if (!bytes.empty()) (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  return fd;
+}
+
+DeviceView Local() { return *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0"); }
+
+TEST(ServeClients, ClientsAreServedAtOnceUpToTheBoundThenRefusedBusy) {
+  Server srv(ServeLimits{3, 16, 2});
+  std::vector<PeerClient> held;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<PeerClient> c = PeerClient::Open(srv.addr(), Local(), "0.1.0");
+    ASSERT_OK(c.status());
+    held.push_back(*std::move(c));
+  }
+  EXPECT_THAT(PeerClient::Open(srv.addr(), Local(), "0.1.0"), StatusIs(absl::StatusCode::kAborted, HasSubstr("busy")));
+  held.pop_back();  // BYE: a session ends, and its place is free again
+  for (int i = 0; i < 50 && !PeerClient::Open(srv.addr(), Local(), "0.1.0").ok(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  held.clear();
+  srv.Stop();
+  EXPECT_EQ(srv.stats.sessions, 4);
+  EXPECT_GE(srv.stats.refused_busy, 1);
+  EXPECT_EQ(srv.stats.failed, 0);
+  EXPECT_THAT(srv.log.str(), HasSubstr("refused, busy (3 sessions being served)"));
+}
+
+TEST(ServeClients, AbusersHoldingConnectionsDoNotKeepAWellFormedClientOut) {
+  Server srv(ServeLimits{8, 32, 3});
+  std::vector<int> fds;
+  for (int i = 0; i < 60; ++i) fds.push_back(Raw(srv.port));                         // idle
+  for (int i = 0; i < 5; ++i) fds.push_back(Raw(srv.port, "rdmacheck-pe"));          // a hello, slowly
+  for (int i = 0; i < 5; ++i) fds.push_back(Raw(srv.port, "GARBAGE_PAYLOAD_XYZ\n"));  // not the protocol
+  for (int i = 0; i < 3; ++i) fds.push_back(Raw(srv.port, "rdmacheck-peer 1 0.1.0\nPROFILE 99999999999\n"));
+  const double t0 = MonotonicSeconds();
+  {
+    ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), Local(), "0.1.0"));
+    ASSERT_OK(c.ExchangeVerdicts({"PASS peer-match ok"}).status());
+  }
+  const double took = MonotonicSeconds() - t0;
+  EXPECT_LT(took, 2.0) << "a well-formed client waited behind the abusers";
+  for (int fd : fds)
+    if (fd >= 0) close(fd);
+  srv.Stop();
+  const std::string log = srv.log.str();
+  EXPECT_GE(srv.stats.sessions, 1);
+  EXPECT_LE(srv.stats.peak_connections, 33);  // the bound, and the one being made room for
+  EXPECT_GE(srv.stats.evicted, 1);
+  EXPECT_THAT(log, Not(HasSubstr("GARBAGE_PAYLOAD")));
+  EXPECT_THAT(log, HasSubstr("not rdmacheck's protocol (its first line is not a hello)"));
+  EXPECT_THAT(log, HasSubstr("closed before its hello to make room (32 connections held)"));
+  EXPECT_THAT(log, HasSubstr("bytes > the limit"));
+  // One line per connection that was refused or failed, plus the good session's.
+  const int bad = srv.stats.bad_hello + srv.stats.evicted + srv.stats.failed + srv.stats.refused_busy;
+  EXPECT_GE(bad, 60);
+}
+
+TEST(ServeClients, AClientsThousandsOfVerdictsAreCountedNotEchoed) {
+  Server srv(ServeLimits{});
+  std::vector<std::string> lines;
+  for (int i = 0; i < 10000; ++i) lines.push_back(absl::StrCat(i % 1000 == 0 ? "FAIL" : "PASS", " check-", i, " ..."));
+  {
+    ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(srv.addr(), Local(), "0.1.0"));
+    ASSERT_OK(c.ExchangeVerdicts(lines).status());
+  }
+  srv.Stop();
+  const std::string log = srv.log.str();
+  EXPECT_THAT(log, HasSubstr("10000 verdicts, 10 not PASS or SKIP"));
+  EXPECT_THAT(log, HasSubstr("verdict: FAIL check-0 ..."));
+  EXPECT_THAT(log, HasSubstr("5 more not shown"));
+  EXPECT_LT(std::count(log.begin(), log.end(), '\n'), 20);
+}
+
+}  // namespace
+}  // namespace rdmacheck
