@@ -33,7 +33,8 @@ Options:
   --smoke-only    topology and smoke checks only
   --no-build      use the binaries already in bazel-bin
   --verbose       stream the whole guest console, not only result lines
-Environment: RDMACHECK_VM_CACHE (image cache, default /var/cache/rdmacheck-vm)
+Environment: RDMACHECK_VM_CACHE (image cache, default /var/cache/rdmacheck-vm),
+RDMACHECK_BAZEL_FLAGS (extra flags of its bazel builds; .ci/run: --config=ci)
 EOF
 }
 
@@ -83,12 +84,12 @@ if ((BUILD)); then
   t "guest-tagged tests: ${TESTS[*]:-none}"
   # rdmacheck as the README builds it for a node (-c opt: what the bench
   # times); the test binaries as `bazel test` builds them.
-  timeout 1800 bazel build -c opt --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
+  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} -c opt --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
     { hfail "bazel build -c opt //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
-  timeout 1800 bazel build --noshow_progress //checks:live //acts:model_grid >>"$SHARE/out/bazel-build.log" 2>&1 ||
+  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress //checks:live //acts:model_grid >>"$SHARE/out/bazel-build.log" 2>&1 ||
     { hfail "bazel build //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   if ((${#TESTS[@]})); then
-    timeout 1800 bazel build --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
+    timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
       { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
   fi
 else
