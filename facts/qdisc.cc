@@ -103,6 +103,9 @@ absl::StatusOr<QdiscsByNetdev> ParseTcQdiscJson(absl::string_view text, absl::st
     return absl::InvalidArgumentError(absl::StrCat(
         source, ": not JSON at byte ", e.byte,
         " (iproute2 before 5.x printed a tbf's options unquoted; `tc qdisc show` says the same in words)"));
+  } catch (const json::exception& e) {
+    // Valid syntax the library still refuses, as a number out of range.
+    return absl::InvalidArgumentError(absl::StrCat(source, ": not JSON the reader can hold: ", e.what()));
   }
   if (!doc.is_array()) return absl::InvalidArgumentError(absl::StrCat(source, ": not a JSON array"));
   QdiscsByNetdev out;

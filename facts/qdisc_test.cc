@@ -91,6 +91,10 @@ TEST(ParseTcQdiscJson, WhatIsNotJsonIsAnErrorNamingWhere) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tc -j qdisc show: not JSON at byte")));
   EXPECT_THAT(ParseTcQdiscJson(R"({"kind":"tbf"})", "tc"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a JSON array")));
+  // Found by fuzz/json_fuzz: a number beyond a double is an error, not an
+  // uncaught exception.
+  EXPECT_THAT(ParseTcQdiscJson(R"([{"kind":"tbf","dev":"va","options":{"rate":137E3978}}])", "tc"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tc: not JSON the reader can hold")));
   // Entries it cannot place are left out, not guessed at.
   ASSERT_OK_AND_ASSIGN(QdiscsByNetdev q, ParseTcQdiscJson(R"([{"kind":"tbf"},{"dev":"va"},7])", "tc"));
   EXPECT_TRUE(q.empty());

@@ -73,6 +73,9 @@ absl::StatusOr<Json> ParseJson(const std::string& text, const std::string& path)
     return absl::InvalidArgumentError(absl::StrCat(path, ":", LineAt(text, e.byte), ": not valid JSON",
                                                    at_end ? " (the file ends inside it: cut short?)" : "", ": ",
                                                    ParseReason(e.what())));
+  } catch (const Json::exception& e) {
+    // Valid syntax the library still refuses, as a number out of range.
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not valid JSON: ", ParseReason(e.what())));
   }
 }
 

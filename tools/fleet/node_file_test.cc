@@ -135,6 +135,15 @@ TEST(ReadNodeFile, CutShortJsonNamesTheLine) {
   EXPECT_THAT(n.status().message(), HasSubstr("unexpected end of input"));
 }
 
+// Found by fuzz/json_fuzz: valid syntax the JSON library refuses (a number
+// beyond a double) is an error naming the file, not an uncaught exception.
+TEST(ReadNodeFile, ANumberOutOfRangeIsAnError) {
+  const std::string path = std::string(getenv("TEST_TMPDIR")) + "/huge.json";
+  std::ofstream(path) << R"({"schema_version": 1, "seconds": 137E3978})";
+  EXPECT_THAT(ReadNodeFile(path, {}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, StartsWith(path + ": not valid JSON: number overflow")));
+}
+
 TEST(ReadNodeFile, OtherSchemaVersionIsRefused) {
   const std::string path = std::string(kFleet) + "rack2/gpu-node08.json";
   EXPECT_THAT(ReadNodeFile(path, {}).status(),
