@@ -18,6 +18,7 @@ pkgs=(
   shellcheck               # ... and lints the shell embedded in them
   chromium                 # tools/fleet's HTML test renders the page headless (--dump-dom)
   prometheus               # promtool: cli:promtool_test checks --format=prometheus
+  clang libclang-rt-14-dev # ci/fuzz.sh: libFuzzer, ASan and UBSan (clang 14)
 )
 # Guest stage (real Soft-RoCE under qemu): only with --guest.
 if [[ "${1:-}" == "--guest" ]]; then

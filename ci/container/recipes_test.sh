@@ -111,7 +111,7 @@ grep -q 'bazel build -c opt --spawn_strategy=standalone //:rdmacheck' $D/Dockerf
   pass "the Dockerfile builds -c opt //:rdmacheck" || fail "the Dockerfile builds -c opt //:rdmacheck"
 grep -q 'bazel build -c opt //:rdmacheck' README.md &&
   pass "the README builds -c opt //:rdmacheck" || fail "the README builds -c opt //:rdmacheck"
-grep -q 'bazel build -c opt --noshow_progress //:rdmacheck' ci/guest/run.sh &&
+grep -qF 'bazel build ${RDMACHECK_BAZEL_FLAGS:-} -c opt --noshow_progress //:rdmacheck' ci/guest/run.sh &&
   pass "the guest stage builds -c opt //:rdmacheck" || fail "the guest stage builds -c opt //:rdmacheck"
 
 if command -v shellcheck >/dev/null; then

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# fuzz.sh: every fuzz target of fuzz/ under libFuzzer (clang, ASan, UBSan;
+# --config=fuzz) for a bounded time, seeded with the inputs its *_regression
+# test replays (read from that test's runfiles manifest, so the seeds are
+# named once, in fuzz/BUILD.bazel). Prints one PASS/FAIL line per target with
+# its executions and ends with "N passed, M failed". A crash's input is kept
+# in OUT/crash-NAME-*; copy it to fuzz/crashes/NAME/ once fixed, so that the
+# regression test replays it from then on.
+#
+#   bash ci/fuzz.sh [--seconds S] [--out DIR] [TARGET...]
+# Builds in its own output base (FUZZ_OUTPUT_BASE, default
+# /tmp/rdmacheck-fuzz-ob-UID-<hash of this checkout>): switching compilers in one output base
+# rebuilds everything twice. Extra bazel flags: RDMACHECK_BAZEL_FLAGS.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=10 OUT="" TARGETS=()
+while (($#)); do
+  case "$1" in
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) TARGETS+=("$1"); shift ;;
+  esac
+done
+OUT=${OUT:-$(mktemp -d /tmp/rdmacheck-fuzz.XXXXXX)}
+mkdir -p "$OUT"
+OB=${FUZZ_OUTPUT_BASE:-/tmp/rdmacheck-fuzz-ob-$(id -u)-$(pwd | md5sum | cut -c1-8)}
+bz() { bazel --output_base="$OB" "$@"; }
+trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
+
+if ((${#TARGETS[@]} == 0)); then
+  mapfile -t TARGETS < <(bz query --noshow_progress 'attr(name, "_fuzz$", kind(cc_binary, //fuzz:all))' 2>/dev/null |
+    sed 's|^//fuzz:||')
+fi
+if ((${#TARGETS[@]} == 0)); then
+  echo "FAIL: fuzz: no fuzz target found"; echo "0 passed, 1 failed"; exit 1
+fi
+t0=$SECONDS
+if ! timeout 1200 bazel --output_base="$OB" build ${RDMACHECK_BAZEL_FLAGS:-} --config=fuzz --noshow_progress \
+     $(for t in "${TARGETS[@]}"; do echo "//fuzz:$t //fuzz:${t}_regression"; done) >"$OUT/build.log" 2>&1; then
+  tail -20 "$OUT/build.log"
+  echo "FAIL: fuzz: bazel build --config=fuzz (see $OUT/build.log)"; echo "0 passed, 1 failed"; exit 1
+fi
+echo "fuzz: built ${#TARGETS[@]} targets in $((SECONDS - t0)) s; $SECONDS_EACH s each"
+bin=$(bz info --config=fuzz bazel-bin 2>/dev/null)
+pass=0 fail=0
+for t in "${TARGETS[@]}"; do
+  seeds=$OUT/seeds-$t corpus=$OUT/corpus-$t
+  rm -rf "$seeds" "$corpus"; mkdir -p "$seeds" "$corpus"
+  # Each data file of the regression test (not the test's own binary).
+  while read -r _ path; do
+    [[ -f "$path" && "$path" != */fuzz/${t}_regression && "$path" != *.so ]] || continue
+    cp "$path" "$seeds/$(printf '%s' "$path" | md5sum | cut -c1-12)"
+  done <"$bin/fuzz/${t}_regression.runfiles_manifest"
+  log=$OUT/$t.log
+  timeout -k 5 $((SECONDS_EACH + 60)) "$bin/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$OUT/crash-$t-" \
+    "$corpus" "$seeds" >"$log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+  nseeds=$(ls "$seeds" | wc -l)
+  if ((rc == 0)); then
+    echo "PASS: fuzz: $t: ${execs:-?} executions in $SECONDS_EACH s from $nseeds seeds, no crash (peak ${peak:-?} MB)"
+    pass=$((pass + 1))
+  else
+    echo "FAIL: fuzz: $t: exit $rc after ${execs:-?} executions; input kept in $(ls "$OUT"/crash-"$t"-* 2>/dev/null | head -1)"
+    grep -m 3 -E "ERROR|SUMMARY|fuzz: " "$log" | sed 's/^/  /'
+    fail=$((fail + 1))
+  fi
+done
+echo "$pass passed, $fail failed"
+((fail == 0))

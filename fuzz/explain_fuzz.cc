@@ -1,0 +1,27 @@
+// The explainer (the embedded rule base) on any bytes as a log, in two
+// chunks split where the first byte says, and its text and JSON output.
+#include <memory>
+#include <sstream>
+
+#include "fuzz/fuzz_util.h"
+#include "tools/diag/explain.h"
+#include "tools/diag/explain_output.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const rdmacheck::ExplainRuleSet* rules = [] {
+    auto r = rdmacheck::ExplainRuleSet::LoadEmbedded();
+    if (!r.ok()) rdmacheck::fuzz::Broken("the embedded rules do not load", r.status().message());
+    return r->release();
+  }();
+  absl::string_view t = rdmacheck::fuzz::Text(data, size);
+  const size_t cut = size ? data[0] % (size + 1) : 0;
+  rdmacheck::Explainer e(*rules);
+  e.BeginSource("fuzz.log");
+  e.Feed(t.substr(0, cut));
+  e.Feed(t.substr(cut));
+  e.EndSource();
+  std::ostringstream text, json;
+  rdmacheck::RenderExplainText(e, text);
+  rdmacheck::RenderExplainJson(e, json);
+  return 0;
+}
