@@ -36,7 +36,10 @@ if ((${#TARGETS[@]} == 0)); then
   echo "FAIL: fuzz: no fuzz target found"; echo "0 passed, 1 failed"; exit 1
 fi
 t0=$SECONDS
-if ! timeout 1200 bazel --output_base="$OB" build ${RDMACHECK_BAZEL_FLAGS:-} --config=fuzz --noshow_progress \
+# --symlink_prefix=/: no bazel-* links in the checkout. They would point at
+# this output base, and the checkout's own Bazel server would then walk into
+# it as packages (`bazel query //...` fails).
+if ! timeout 1200 bazel --output_base="$OB" build ${RDMACHECK_BAZEL_FLAGS:-} --config=fuzz --symlink_prefix=/ --noshow_progress \
      $(for t in "${TARGETS[@]}"; do echo "//fuzz:$t //fuzz:${t}_regression"; done) >"$OUT/build.log" 2>&1; then
   tail -20 "$OUT/build.log"
   echo "FAIL: fuzz: bazel build --config=fuzz (see $OUT/build.log)"; echo "0 passed, 1 failed"; exit 1
