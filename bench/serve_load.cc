@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -55,20 +56,16 @@ int FreePort() {
   return ntohs(a.sin_port);
 }
 
-int Raw(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
+// A connection to serve (connect within 5 s), for the abusers.
+std::optional<rc::PeerChannel> Raw(int port) {
+  absl::StatusOr<rc::PeerChannel> c = rc::PeerChannel::Connect("127.0.0.1", port, 5);
+  if (!c.ok()) return std::nullopt;
+  return *std::move(c);
 }
 
-void Put(int fd, const std::string& s) { (void)!send(fd, s.data(), s.size(), MSG_NOSIGNAL); }
+void Put(std::optional<rc::PeerChannel>& c, const std::string& s) {
+  if (c) (void)!send(c->fd(), s.data(), s.size(), MSG_NOSIGNAL);
+}
 
 // Threads and VmHWM (kB) of a process, from /proc/PID/status.
 std::pair<int, long> ProcStatus(pid_t pid) {
@@ -145,11 +142,7 @@ int main() {
     }
   });
   for (int i = 0; i < 200; ++i) {  // until it listens
-    int fd = Raw(port);
-    if (fd >= 0) {
-      close(fd);
-      break;
-    }
+    if (Raw(port)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   int bad = 0;
@@ -176,33 +169,32 @@ int main() {
   if (served != 200) ++bad;
 
   // 2. Abusers hold their connections; well-formed clients are timed.
-  std::vector<int> fds;
+  std::vector<std::optional<rc::PeerChannel>> fds;
   std::mt19937 rng(1);
   for (int i = 0; i < 150; ++i) fds.push_back(Raw(port));  // idle
-  std::vector<int> slow;
+  std::vector<std::optional<rc::PeerChannel>> slow;
   for (int i = 0; i < 20; ++i) slow.push_back(Raw(port));  // slowloris
   for (int i = 0; i < 20; ++i) {                           // random bytes
-    int fd = Raw(port);
+    auto c = Raw(port);
     std::string junk(512, '\0');
-    for (char& c : junk) c = static_cast<char>(rng());
-    Put(fd, junk);
-    fds.push_back(fd);
+    for (char& ch : junk) ch = static_cast<char>(rng());
+    Put(c, junk);
+    fds.push_back(std::move(c));
   }
   for (int i = 0; i < 10; ++i) {  // a huge length prefix after a good hello
-    int fd = Raw(port);
-    Put(fd, std::string("rdmacheck-peer 1 ") + rc::kToolVersion + "\nPROFILE 99999999999\n");
-    fds.push_back(fd);
+    auto c = Raw(port);
+    Put(c, std::string("rdmacheck-peer 1 ") + rc::kToolVersion + "\nPROFILE 99999999999\n");
+    fds.push_back(std::move(c));
   }
   for (int i = 0; i < 10; ++i) {  // a truncated hello, then closed
-    int fd = Raw(port);
-    Put(fd, "rdmacheck-pe");
-    close(fd);
+    auto c = Raw(port);
+    Put(c, "rdmacheck-pe");
   }
   const std::string hello = std::string("rdmacheck-peer 1 ") + rc::kToolVersion + "\n";
   std::atomic<bool> dripping{true};
   std::thread drip([&] {
     for (size_t k = 0; dripping.load(); ++k) {
-      for (int fd : slow) Put(fd, hello.substr(k % hello.size(), 1));
+      for (auto& c : slow) Put(c, hello.substr(k % hello.size(), 1));
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
   });
@@ -221,10 +213,8 @@ int main() {
               "10 well-formed clients, median %.3f s, max %.3f s (target: under 1 s)\n",
               good[5], good.back());
   if (good.front() < 0 || good.back() > 1.0) ++bad;
-  for (int fd : fds)
-    if (fd >= 0) close(fd);
-  for (int fd : slow)
-    if (fd >= 0) close(fd);
+  fds.clear();
+  slow.clear();
 
   kill(pid, SIGINT);
   int status = 0;

@@ -1,9 +1,6 @@
 // `rdmacheck serve` with many clients at once, and with clients that abuse
 // it: idle, slow, garbage, huge frames (loopback only).
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -52,19 +49,12 @@ struct Server {
   std::thread thread;
 };
 
-// A plain TCP connection to the server, sending `bytes` (maybe none).
-int Raw(int port, const std::string& bytes = "") {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
-  }
-  if (!bytes.empty()) (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-  return fd;
+// A connection to the server that sends `bytes` (maybe none) and no more.
+PeerChannel Raw(int port, const std::string& bytes = "") {
+  absl::StatusOr<PeerChannel> c = PeerChannel::Connect("127.0.0.1", port, 5);
+  EXPECT_TRUE(c.ok()) << c.status();
+  if (!bytes.empty()) (void)!send(c->fd(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  return *std::move(c);
 }
 
 DeviceView Local() { return *PeerDeviceView(FixtureProfile("rxe_mtu9000.profile"), "rxe0"); }
@@ -91,7 +81,7 @@ TEST(ServeClients, ClientsAreServedAtOnceUpToTheBoundThenRefusedBusy) {
 
 TEST(ServeClients, AbusersHoldingConnectionsDoNotKeepAWellFormedClientOut) {
   Server srv(ServeLimits{8, 32, 3});
-  std::vector<int> fds;
+  std::vector<PeerChannel> fds;
   for (int i = 0; i < 60; ++i) fds.push_back(Raw(srv.port));                         // idle
   for (int i = 0; i < 5; ++i) fds.push_back(Raw(srv.port, "rdmacheck-pe"));          // a hello, slowly
   for (int i = 0; i < 5; ++i) fds.push_back(Raw(srv.port, "GARBAGE_PAYLOAD_XYZ\n"));  // not the protocol
@@ -103,8 +93,7 @@ TEST(ServeClients, AbusersHoldingConnectionsDoNotKeepAWellFormedClientOut) {
   }
   const double took = MonotonicSeconds() - t0;
   EXPECT_LT(took, 2.0) << "a well-formed client waited behind the abusers";
-  for (int fd : fds)
-    if (fd >= 0) close(fd);
+  fds.clear();
   srv.Stop();
   const std::string log = srv.log.str();
   EXPECT_GE(srv.stats.sessions, 1);
