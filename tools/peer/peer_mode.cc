@@ -192,15 +192,25 @@ void LogVerdicts(const std::string& who, const std::vector<std::string>& lines, 
   if (bad.size() > kShown) log << "client " << who << ": " << bad.size() - kShown << " more not shown\n";
 }
 
+// Why a client's hello failed, for serve's log: one reason, none of what the
+// client sent (a version mismatch names the two versions only).
+std::string WhyNoHello(const absl::Status& st, double hello_deadline_s) {
+  if (absl::IsDeadlineExceeded(st)) return absl::StrCat("no hello within ", hello_deadline_s, " s");
+  if (absl::IsInvalidArgument(st)) return "not rdmacheck's protocol (its first line is not a hello)";
+  if (absl::IsUnavailable(st) || absl::IsDataLoss(st)) return "closed the connection before its hello";
+  return std::string(st.message());
+}
+
 }  // namespace
 
 absl::Status ServeClient(PeerChannel& ch, const DeviceView& served, const std::string& tool_version,
                          double deadline_s, std::ostream& log) {
   const double end = MonotonicSeconds() + deadline_s;
-  ch.set_io_deadline(std::min(10.0, deadline_s));
+  const double hello_s = std::min(10.0, deadline_s);
+  ch.set_io_deadline(hello_s);
   absl::Status st = ch.Handshake(tool_version);
   if (!st.ok()) {
-    log << "client " << ch.peer_name() << ": " << st.message() << "\n";
+    log << "client " << ch.peer_name() << ": " << WhyNoHello(st, hello_s) << "\n";
     return st;
   }
   return ServeSession(ch, served, end, log);
@@ -356,14 +366,11 @@ ServeStats ServeClients(PeerListener& listener, const DeviceView& served, const 
       }
     }
     if (!st.ok()) {
-      // One reason, none of what the client sent.
-      std::string why = c->evicted ? absl::StrCat("closed before its hello to make room (", limits.max_connections,
-                                                  " connections held)")
-                        : absl::IsDeadlineExceeded(st) ? absl::StrCat("no hello within ", limits.hello_deadline_s, " s")
-                        : absl::IsInvalidArgument(st)  ? "not rdmacheck's protocol (its first line is not a hello)"
-                        : absl::IsUnavailable(st) || absl::IsDataLoss(st) ? "closed the connection before its hello"
-                                                                           : std::string(st.message());
-      log << "client " << who << ": " << why << "\n";
+      log << "client " << who << ": "
+          << (c->evicted ? absl::StrCat("closed before its hello to make room (", limits.max_connections,
+                                        " connections held)")
+                         : WhyNoHello(st, limits.hello_deadline_s))
+          << "\n";
     } else if (!serve) {
       ch->SendError(absl::StrCat("busy: serving ", limits.max_sessions, " clients; try again later"));
       ch->Linger(1.0);  // so that the refusal is read, not reset by our close
@@ -433,7 +440,7 @@ ServeStats ServeClients(PeerListener& listener, const DeviceView& served, const 
     absl::StatusOr<PeerChannel> ch = listener.Accept(0.2, &stop, limits.hello_deadline_s);
     if (!ch.ok()) continue;  // nobody within 0.2 s, or stopped
     auto chp = std::make_unique<PeerChannel>(*std::move(ch));
-    std::unique_lock<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(mu);
     auto c = std::make_shared<ServedConn>();
     c->fd = chp->fd();
     c->since = MonotonicSeconds();
@@ -494,12 +501,9 @@ int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream
     absl::StatusOr<PeerChannel> ch = l->Accept(wait_s, &g_serve_stop);
     if (!ch.ok()) {
       if (absl::IsCancelled(ch.status())) break;
-      if (once || wait_s > 0) {
-        err << "rdmacheck serve: " << ch.status().message() << "\n";
-        code = 3;
-        break;
-      }
-      continue;
+      err << "rdmacheck serve: " << ch.status().message() << "\n";
+      code = 3;
+      break;
     }
     absl::Status st = ServeClient(*ch, *served, tool_version, client_s, out);
     out.flush();
