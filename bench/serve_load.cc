@@ -11,8 +11,6 @@
 // under abuse or one was never served.
 //
 //   bazel run -c opt //bench:serve_load
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -44,16 +42,10 @@ namespace rc = rdmacheck;
 
 namespace {
 
+// A loopback port nobody listens on, for serve to take.
 int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t l = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &l);
-  close(fd);
-  return ntohs(a.sin_port);
+  absl::StatusOr<rc::PeerListener> l = rc::PeerListener::Listen("127.0.0.1", 0);
+  return l.ok() ? l->port() : 0;
 }
 
 // A connection to serve (connect within 5 s), for the abusers.
