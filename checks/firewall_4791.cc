@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "facts/firewall/evaluate.h"
 #include "facts/firewall/iptables_save.h"
-#include "facts/firewall/nft_ruleset.h"
+#include "facts/firewall/nft_json.h"
 
 namespace rdmacheck {
 namespace {
@@ -126,7 +126,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   std::vector<std::string> unreadable;  // judged without these: an "accepted" row cannot pass
   for (const auto& [source, text] : h.rulesets) {
     absl::StatusOr<Ruleset> rs =
-        source == "nft" ? firewall::ParseNftRuleset(text, source)
+        source == "nft" ? firewall::ParseNftListing(text, source)
                         : firewall::ParseIptablesSave(text, source,
                                                       absl::StartsWith(source, "ip6") ? 6 : 4);
     if (!rs.ok()) {
@@ -138,6 +138,14 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
       continue;
     }
     rs->source = source;
+    if (!rs->incomplete.empty()) {
+      // What was read still counts (a drop in it is a drop), but the rules
+      // after the cut could drop what the part read accepts.
+      r.Note(absl::StrCat(source, " ruleset cut short: ", rs->incomplete));
+      r.Remedy(absl::StrCat(source == "nft" ? "nft -j list ruleset > ruleset.json" : absl::StrCat(source, "-save > ruleset.txt"),
+                            "   # the whole listing: the one read stops part-way"));
+      unreadable.push_back(absl::StrCat(source, " (cut short)"));
+    }
     rulesets.push_back(std::move(*rs));
   }
   if (h.rulesets.empty()) {

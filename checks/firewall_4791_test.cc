@@ -95,6 +95,25 @@ const ToolCase kTools[] = {
      Verdict::kWarn, "accepted", "nft list ruleset; iptables-save"},
     {"nft", "", Verdict::kPass, "accepted (no base chain on its path)", ""},
     {"nft", "table inet f {\n\tchain input {\n", Verdict::kWarn, "", "nft list ruleset"},
+    // What the gather reads: `nft -j list ruleset`. Rules are named by handle.
+    {"nft",
+     R"({"nftables": [{"metainfo": {"version": "1.0.6", "json_schema_version": 1}},)"
+     R"( {"table": {"family": "inet", "name": "filter", "handle": 1}},)"
+     R"( {"chain": {"family": "inet", "table": "filter", "name": "input", "handle": 1, "type": "filter",)"
+     R"( "hook": "input", "prio": 0, "policy": "accept"}},)"
+     R"( {"rule": {"family": "inet", "table": "filter", "chain": "input", "handle": 7, "expr": [{"match":)"
+     R"( {"op": "==", "left": {"payload": {"protocol": "udp", "field": "dport"}}, "right": 4791}},)"
+     R"( {"counter": {"packets": 12, "bytes": 3456}}, {"drop": null}]}}]})",
+     Verdict::kFail,
+     "dropped by nft table inet filter chain input rule 1 (handle 7): `udp dport 4791 counter packets 12 "
+     "bytes 3456 drop`",
+     "nft insert rule inet filter input iifname \"va\" udp dport 4791 accept"},
+    // Cut short after its base chain: what was read accepts, the rest is unknown.
+    {"nft",
+     R"({"nftables": [{"table": {"family": "inet", "name": "filter", "handle": 1}},)"
+     R"( {"chain": {"family": "inet", "table": "filter", "name": "input", "handle": 1, "type": "filter",)"
+     R"( "hook": "input", "prio": 0, "policy": "accept"}}, {"rule": {"family": "inet", "tab)",
+     Verdict::kWarn, "not judged: the nft (cut short) ruleset could not be read", "nft -j list ruleset > ruleset.json"},
 };
 
 class ToolTest : public ::testing::TestWithParam<ToolCase> {};

@@ -24,11 +24,16 @@ struct Tool {
   const char* source;
   std::vector<std::string> argv;
   const char* legacy_names = nullptr;  // the /proc file listing its tables
+  // Run when argv fails saying so: nft built without JSON support answers
+  // -j with "JSON support not compiled-in" (nftables src/main.c).
+  std::vector<std::string> without_json;
 };
 
 const std::vector<Tool>& Tools() {
   static const std::vector<Tool>* tools = new std::vector<Tool>{
-      {"nft", {"nft", "list", "ruleset"}},
+      // The JSON interface (libnftables-json(5)) over the text: its schema
+      // is documented and kept stable, the text is for people.
+      {"nft", {"nft", "-j", "list", "ruleset"}, nullptr, {"nft", "list", "ruleset"}},
       {"iptables-nft", {"iptables-nft-save"}},
       {"iptables-legacy", {"iptables-legacy-save"}, "net/ip_tables_names"},
       {"ip6tables-nft", {"ip6tables-nft-save"}},
@@ -60,7 +65,13 @@ RulesetReader::RulesetReader(const std::string& proc_root)
         continue;
       }
     }
-    threads_.emplace_back([this, i] { results_[i] = RunSubprocess(Tools()[i].argv, 3.0); });
+    threads_.emplace_back([this, i] {
+      const Tool& tool = Tools()[i];
+      results_[i] = RunSubprocess(tool.argv, 3.0);
+      if (!tool.without_json.empty() && results_[i]->ok() && (*results_[i])->signal == 0 &&
+          (*results_[i])->exit_code != 0 && absl::StrContains((*results_[i])->err, "JSON"))
+        results_[i] = RunSubprocess(tool.without_json, 3.0);
+    });
   }
 }
 

@@ -1,7 +1,8 @@
-// Both ruleset readers on any bytes, and the evaluator on what they accept,
+// The three ruleset readers (nft JSON, nft text, iptables-save) on any bytes, and the evaluator on what they accept,
 // in both directions: it examines each rule at most once per packet.
 #include "facts/firewall/evaluate.h"
 #include "facts/firewall/iptables_save.h"
+#include "facts/firewall/nft_json.h"
 #include "facts/firewall/nft_ruleset.h"
 #include "fuzz/fuzz_util.h"
 
@@ -23,6 +24,10 @@ void EvaluateBoth(const fw::Ruleset& rs) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::string_view t = rdmacheck::fuzz::Text(data, size);
+  if (absl::StatusOr<fw::Ruleset> rs = fw::ParseNftJson(t, "fuzz.json"); rs.ok()) {
+    rs->source = "nft";
+    EvaluateBoth(*rs);
+  }
   if (absl::StatusOr<fw::Ruleset> rs = fw::ParseNftRuleset(t, "fuzz.nft"); rs.ok()) {
     rs->source = "nft";
     EvaluateBoth(*rs);

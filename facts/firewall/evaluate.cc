@@ -41,8 +41,11 @@ absl::string_view FateName(Fate f) {
 
 std::string Place::Where() const {
   std::string t = absl::StrCat(source, " table ", family, " ", table, " chain ", chain);
-  if (position == 0) return absl::StrCat(t, " ", text, " (line ", line, ")");
-  return absl::StrCat(t, " rule ", position, " (line ", line, ")");
+  std::string at = line > 0 ? absl::StrCat(" (line ", line, ")")
+                   : handle > 0 ? absl::StrCat(" (handle ", handle, ")")
+                                : "";
+  if (position == 0) return absl::StrCat(t, " ", text, at);
+  return absl::StrCat(t, " rule ", position, at);
 }
 
 namespace {
@@ -180,7 +183,7 @@ struct Walker {
   std::optional<Place> last;  // the rule that ended the walk
 
   Place PlaceOf(const Chain& c, const Rule& r) const {
-    return Place{rs.source, table.family, table.name, c.name, r.position, r.line, r.text};
+    return Place{rs.source, table.family, table.name, c.name, r.position, r.line, r.handle, r.text};
   }
 
   Tri RuleMatches(const Rule& r) const {
@@ -321,7 +324,7 @@ Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
     TableWalk& tw = walks.try_emplace(b.t, *b.t).first->second;
     Walker w{*b.rs, *b.t, p, &out, &tw, std::nullopt};
     Flow f = w.Walk(*b.c, 0);
-    Place base{b.rs->source, b.t->family, b.t->name, b.c->name, 0, b.c->line,
+    Place base{b.rs->source, b.t->family, b.t->name, b.c->name, 0, b.c->line, b.c->handle,
                absl::StrCat("policy ", b.c->policy)};
     bool policy = f == Flow::kReturn;
     if (policy) {

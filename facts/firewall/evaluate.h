@@ -65,9 +65,11 @@ struct Place {
   std::string table;
   std::string chain;
   int position = 0;    // 1-based rule number; 0 for the policy
-  int line = 0;        // line of the dump
+  int line = 0;        // line of the dump; 0 when it has none (nft -j)
+  int handle = 0;      // nft's handle of the rule or chain, where known
   std::string text;    // the rule, or "policy drop"
-  // "nft table inet filter chain input rule 2 (line 5)" / "... policy drop (line 3)"
+  // "nft table inet filter chain input rule 2 (line 5)" / "... policy drop (line 3)";
+  // from nft -j: "... rule 2 (handle 7)"
   std::string Where() const;
 };
 

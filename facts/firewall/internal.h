@@ -7,7 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "facts/firewall/ruleset.h"
 
 namespace rdmacheck::firewall::internal {
 
@@ -15,11 +18,26 @@ namespace rdmacheck::firewall::internal {
 std::optional<std::string> ProtoNumber(absl::string_view name);
 // "4791" -> {4791,4791}, "4000-5000" or "4000:5000" -> {4000,5000}; nullopt otherwise.
 std::optional<std::pair<int, int>> PortRange(absl::string_view s);
+// A port comparison as the ports it holds: ("<", "1024") -> {0,1023};
+// also <=, >, >= and nft's lt, le, gt, ge. nullopt for other operators.
+std::optional<std::pair<int, int>> PortComparison(absl::string_view op, absl::string_view value);
 // "10.0.0.0/8", "198.18.0.1" (-> "/32"), "fe80::/64"; sets *family. nullopt
 // when not an address of either family.
 std::optional<std::string> Cidr(absl::string_view s, int* family);
 // Whether address `addr` (no prefix) lies in `cidr`. Family mismatch: false.
 bool InCidr(absl::string_view addr, absl::string_view cidr);
+
+// Adds one value of a match, normalised for its field (a protocol name to
+// its number, a port or range, an address of the match's family, a ct state
+// in lower case). False when the value does not fit the field.
+bool AddMatchValue(Match* m, const std::string& value);
+
+// After a whole dump, for both nft readers: every jump and goto names a chain
+// of the table (else `err(rule, what)` is returned), every @set exists, and
+// each @set reference takes the set's elements as its values (elements that
+// do not fit, or a set not understood, make the rule "may match").
+absl::Status ResolveReferences(Table* t,
+                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err);
 
 }  // namespace rdmacheck::firewall::internal
 

@@ -42,6 +42,14 @@ absl::string_view StripComment(absl::string_view l) {
   return l;
 }
 
+// The handle `nft -a` prints after a rule or chain ("... # handle 7"); 0 if none.
+int HandleOf(absl::string_view raw) {
+  size_t at = raw.rfind("# handle ");
+  if (at == absl::string_view::npos || raw.find('"', at) != absl::string_view::npos) return 0;
+  int h = 0;
+  return absl::SimpleAtoi(raw.substr(at + 9), &h) && h > 0 ? h : 0;
+}
+
 // Element list text "a, b, 1-5" (no braces) -> items.
 std::vector<std::string> Items(absl::string_view s) {
   std::vector<std::string> out;
@@ -127,6 +135,7 @@ class Reader {
       }
       absl::string_view l = StripComment(raw);
       if (l.empty()) continue;
+      handle_ = HandleOf(raw);
       if (in_elements_) {
         RDMACHECK_RETURN_IF_ERROR(MoreElements(l));
         continue;
@@ -204,6 +213,7 @@ class Reader {
       Chain c;
       c.name = w[1];
       c.line = line_;
+      c.handle = handle_;
       table().chains.push_back(std::move(c));
       level_ = Level::kChain;
       return absl::OkStatus();
@@ -291,6 +301,7 @@ class Reader {
     if (absl::StartsWith(l, "devices ")) return absl::OkStatus();
     Rule r;
     r.line = line_;
+    r.handle = handle_;
     // vmap keys share their rule's position.
     r.position = c.rules.empty() ? 1 : c.rules.back().position + 1;
     r.text = std::string(l);
@@ -519,6 +530,14 @@ class Reader {
         ++i;
       } else if (word(i) == "==" || word(i) == "eq") {
         ++i;
+      } else if (std::optional<std::pair<int, int>> range = internal::PortComparison(word(i), word(i + 1));
+                 range && (m.field == Match::Field::kDport || m.field == Match::Field::kSport)) {
+        // `udp dport < 1024`: the ports as a range.
+        m.text = absl::StrCat(w, " ", t[start + 1].s, " ", word(i), " ", word(i + 1));
+        m.ports.push_back(*range);
+        r->matches.push_back(std::move(m));
+        i += 2;
+        continue;
       }
       if (i >= t.size()) return Err(absl::StrCat("`", w, "` without a value"));
       if (word(i) == "vmap" && i + 1 < t.size() && t[i + 1].braced && vmap_.empty()) {
@@ -561,75 +580,17 @@ class Reader {
     return absl::OkStatus();
   }
 
-  static bool AddValue(Match* m, const std::string& s) {
-    switch (m->field) {
-      case Match::Field::kIifname:
-      case Match::Field::kOifname:
-        m->values.push_back(s);
-        return true;
-      case Match::Field::kL4proto: {
-        std::optional<std::string> p = ProtoNumber(s);
-        if (!p) return false;
-        m->values.push_back(*p);
-        return true;
-      }
-      case Match::Field::kDport:
-      case Match::Field::kSport: {
-        std::optional<std::pair<int, int>> r = PortRange(s);
-        if (!r) return false;
-        m->ports.push_back(*r);
-        return true;
-      }
-      case Match::Field::kSaddr:
-      case Match::Field::kDaddr: {
-        int f = 0;
-        std::optional<std::string> c = Cidr(s, &f);
-        if (!c || f != m->family) return false;
-        m->values.push_back(*c);
-        return true;
-      }
-      case Match::Field::kCtState:
-      case Match::Field::kCtStatus:
-      case Match::Field::kNfproto:
-        m->values.push_back(absl::AsciiStrToLower(s));
-        return true;
-      default:
-        return false;
-    }
-  }
+  static bool AddValue(Match* m, const std::string& s) { return internal::AddMatchValue(m, s); }
 
-  // After the whole dump: jumps name chains of the table, @sets exist.
   absl::Status Resolve(Table* t) {
-    for (Chain& c : t->chains) {
-      for (Rule& r : c.rules) {
-        if ((r.action == Action::kJump || r.action == Action::kGoto) &&
-            t->FindChain(r.target) == nullptr)
-          return ErrAt(r.line, absl::StrCat(ActionName(r.action), " to chain ", r.target,
-                                            " which table ", t->family, " ", t->name,
-                                            " does not define"));
-        for (Match& m : r.matches) {
-          if (m.set_ref.empty()) continue;
-          auto it = t->sets.find(m.set_ref);
-          if (it == t->sets.end())
-            return ErrAt(r.line, absl::StrCat("set @", m.set_ref, " is not defined in table ",
-                                              t->family, " ", t->name));
-          if (!it->second.understood) {
-            r.not_understood.push_back(absl::StrCat(m.text, " (set elements not understood)"));
-            continue;
-          }
-          std::string bad;
-          for (const std::string& e : it->second.elements)
-            if (!AddValue(&m, e)) bad = e;
-          if (!bad.empty())
-            r.not_understood.push_back(absl::StrCat(m.text, " (set element `", bad, "`)"));
-        }
-      }
-    }
-    return absl::OkStatus();
+    return internal::ResolveReferences(t, [this](const Rule& r, absl::string_view what) {
+      return ErrAt(r.line, what);
+    });
   }
 
   Ruleset rs_;
   int line_ = 0;
+  int handle_ = 0;  // of the line being read (nft -a)
   int last_line_ = 0;
   Level level_ = Level::kTop;
   int skip_depth_ = 0;

@@ -1,5 +1,6 @@
-// ParseNftRuleset: reads the text of `nft list ruleset` (also with -a
-// handles) into a firewall::Ruleset.
+// ParseNftRuleset: reads the text of `nft list ruleset` (also with -a: the
+// handles go to Rule::handle and Chain::handle) into a firewall::Ruleset.
+// The gather reads `nft -j` (nft_json.h); this reader is for pasted text.
 //
 //   absl::StatusOr<Ruleset> rs = ParseNftRuleset(text, "nft list ruleset");
 //   // rs->tables[0].chains[0].rules[0].action == Action::kDrop

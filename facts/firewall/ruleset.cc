@@ -130,5 +130,82 @@ bool InCidr(absl::string_view addr, absl::string_view cidr) {
   return true;
 }
 
+std::optional<std::pair<int, int>> PortComparison(absl::string_view op, absl::string_view value) {
+  int n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 0 || n > 65535) return std::nullopt;
+  if (op == "<" || op == "lt") return std::make_pair(0, n - 1);
+  if (op == "<=" || op == "le") return std::make_pair(0, n);
+  if (op == ">" || op == "gt") return std::make_pair(n + 1, 65535);
+  if (op == ">=" || op == "ge") return std::make_pair(n, 65535);
+  return std::nullopt;
+}
+
+bool AddMatchValue(Match* m, const std::string& s) {
+  switch (m->field) {
+    case Match::Field::kIifname:
+    case Match::Field::kOifname:
+      m->values.push_back(s);
+      return true;
+    case Match::Field::kL4proto: {
+      std::optional<std::string> p = ProtoNumber(s);
+      if (!p) return false;
+      m->values.push_back(*p);
+      return true;
+    }
+    case Match::Field::kDport:
+    case Match::Field::kSport: {
+      std::optional<std::pair<int, int>> r = PortRange(s);
+      if (!r) return false;
+      m->ports.push_back(*r);
+      return true;
+    }
+    case Match::Field::kSaddr:
+    case Match::Field::kDaddr: {
+      int f = 0;
+      std::optional<std::string> c = Cidr(s, &f);
+      if (!c || f != m->family) return false;
+      m->values.push_back(*c);
+      return true;
+    }
+    case Match::Field::kCtState:
+    case Match::Field::kCtStatus:
+    case Match::Field::kNfproto:
+      m->values.push_back(absl::AsciiStrToLower(s));
+      return true;
+    case Match::Field::kDstType:  // as iptables' --dst-type spells them: LOCAL
+      m->values.push_back(absl::AsciiStrToUpper(s));
+      return true;
+    default:
+      return false;
+  }
+}
+
+absl::Status ResolveReferences(Table* t,
+                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err) {
+  for (Chain& c : t->chains) {
+    for (Rule& r : c.rules) {
+      if ((r.action == Action::kJump || r.action == Action::kGoto) && t->FindChain(r.target) == nullptr)
+        return err(r, absl::StrCat(ActionName(r.action), " to chain ", r.target, " which table ",
+                                   t->family, " ", t->name, " does not define"));
+      for (Match& m : r.matches) {
+        if (m.set_ref.empty()) continue;
+        auto it = t->sets.find(m.set_ref);
+        if (it == t->sets.end())
+          return err(r, absl::StrCat("set @", m.set_ref, " is not defined in table ", t->family, " ",
+                                     t->name));
+        if (!it->second.understood) {
+          r.not_understood.push_back(absl::StrCat(m.text, " (set elements not understood)"));
+          continue;
+        }
+        std::string bad;
+        for (const std::string& e : it->second.elements)
+          if (!AddMatchValue(&m, e)) bad = e;
+        if (!bad.empty()) r.not_understood.push_back(absl::StrCat(m.text, " (set element `", bad, "`)"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace internal
 }  // namespace rdmacheck::firewall

@@ -1,6 +1,7 @@
 // The firewall model the readers produce and the evaluator walks: tables of
 // chains of rules, each rule a list of matches and one action. Both readers
-// (nft_ruleset.h for `nft list ruleset`, iptables_save.h for `iptables-save`)
+// (nft_json.h for `nft -j list ruleset`, nft_ruleset.h for its text,
+// iptables_save.h for `iptables-save`)
 // fill it; evaluate.h decides what happens to one packet.
 //
 //   absl::StatusOr<Ruleset> rs = ParseNftRuleset(text, "nft");
@@ -39,7 +40,8 @@ enum class Action { kNone, kAccept, kDrop, kReject, kJump, kGoto, kReturn, kCont
 absl::string_view ActionName(Action a);  // "accept", "drop", ...
 
 struct Rule {
-  int line = 0;      // line of the dump, 1-based
+  int line = 0;      // line of the dump, 1-based; 0 for JSON (see handle)
+  int handle = 0;    // nft's rule handle, where the dump gives it (nft -j, nft -a)
   int position = 0;  // 1-based within its chain
   std::string text;  // the rule as written, trimmed
   std::vector<Match> matches;
@@ -52,6 +54,7 @@ struct Rule {
 struct Chain {
   std::string name;
   int line = 0;
+  int handle = 0;        // nft's chain handle (nft -j)
   bool base = false;     // hooked into netfilter (nft "type ... hook ..."; iptables built-ins)
   std::string type;      // "filter", "nat", "route"
   std::string hook;      // "input", "prerouting", ...
@@ -84,6 +87,10 @@ struct Ruleset {
   std::string file;    // name used in errors and evidence
   std::vector<Table> tables;
   std::vector<std::string> notes;  // what was skipped (maps, flowtables, ...)
+  // Non-empty when the dump was cut short and read up to a point: what is
+  // missing. Rules past that point are unknown, so nothing read can show
+  // that a packet is accepted.
+  std::string incomplete;
 };
 
 }  // namespace rdmacheck::firewall

@@ -10,6 +10,7 @@ fault() { res_begin; nft_drop_roce; }
 undo() { nft delete table inet rdmacheck_fault; res_end; expect_seconds hung-qp 2.2; }
 args=(--plan "$FIXTURES/plans/rxe_guest.plan" -d rxe0)
 expect firewall-4791 FAIL 'dropped by nft table inet rdmacheck_fault chain in rule 1'
+expect firewall-4791 FAIL 'chain in rule 1 (handle '  # read from nft -j list ruleset
 expect firewall-4791 FAIL 'nft insert rule inet rdmacheck_fault in iifname'
 expect rxe-setup PASS
 expect hung-qp FAIL 'path blocked'
