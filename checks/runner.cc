@@ -76,7 +76,8 @@ Result RunWithDeadline(const Check& check, std::shared_ptr<const SharedInputs> i
     std::string why = absl::StrFormat("no answer within its deadline of %g s (--check-deadline)", o.check_deadline_s);
     if (stopped) {
       worker.join();
-      StopFlag().store(false);
+      // A SIGINT or SIGTERM that came meanwhile keeps it raised.
+      if (PendingStopSignal() == 0) StopFlag().store(false);
       why += "; stopped, and everything it held on the device released before the next check";
     } else {
       // Its thread owns its inputs (SharedInputs), so it may finish later.

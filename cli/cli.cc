@@ -38,6 +38,7 @@
 #include "checks/run_report.h"
 #include "report/text.h"
 #include "util/clock.h"
+#include "util/stop_flag.h"
 #include "util/output_file.h"
 #include "util/phase_log.h"
 
@@ -186,6 +187,11 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
   if (!checks.ok()) return UsageError(prog, checks.status());
   if (f.format != "text" && f.format != "json")
     return UsageError(prog, absl::InvalidArgumentError("report: --format is text or json"));
+  // A log that cannot be read is a usage error before any check runs.
+  if (std::string bad = UnreadableLogFile(f.rest); !bad.empty()) {
+    std::cerr << prog << " report: " << bad << "\n";
+    return kExitUsage;
+  }
   Session session;
   // The bundle records every fact (its profile has the rulesets too).
   absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), NeedsOf(*checks) | kNeedsRulesets);
@@ -201,6 +207,7 @@ int RunSupportReport(const CliFlags& f, const std::string& prog) {
     ExplainCommandOptions eo;
     eo.format = f.format == "json" ? "json" : "text";
     eo.files = f.rest;
+    eo.program = prog + " report";
     explain_code = RunExplainCommand(eo, std::cin, explained, std::cerr);
     if (explain_code == kExitUsage) return kExitUsage;
   }
@@ -238,6 +245,7 @@ InputSources SourcesFrom(const CliFlags& f) {
 
 int RdmacheckMain(int argc, char** argv, const char* only_check) {
   const std::optional<double> startup = ProcessAgeSeconds();
+  InstallStopSignals();
   std::string prog = argc > 0 ? argv[0] : "rdmacheck";
   if (size_t slash = prog.rfind('/'); slash != std::string::npos) prog = prog.substr(slash + 1);
   std::vector<std::string> args(argv + 1, argv + argc);

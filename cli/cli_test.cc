@@ -231,6 +231,12 @@ TEST(Cli, SupportReportBundlesProfileChecksAndFindings) {
   EXPECT_GE(j["run"]["summary"]["fail"].get<int>(), 1);
   EXPECT_THAT(j["explain"].dump(), HasSubstr("wc-retry-exc-err"));
 
+  // A log that cannot be read: exit 2 before any check runs, named as report's.
+  CliRun nolog = Rdmacheck("report --profile " + kP + "rxe_mtu9000.profile /nonexistent/app.log");
+  EXPECT_EQ(nolog.code, 2) << nolog.out;
+  EXPECT_THAT(nolog.out, HasSubstr("rdmacheck report: cannot open '/nonexistent/app.log'"));
+  EXPECT_THAT(nolog.out, Not(HasSubstr("device-present")));
+
   CliRun text = Rdmacheck("report --profile " + kP + "rxe_mtu9000.profile --color=never");
   EXPECT_EQ(text.code, 0) << text.out;
   EXPECT_THAT(text.out, HasSubstr("==== profile ===="));

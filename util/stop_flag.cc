@@ -1,14 +1,33 @@
 #include "util/stop_flag.h"
 
+#include <mutex>
+
 namespace rdmacheck {
 namespace {
 
-// A SIGINT also marks itself, so the guard knows to pass it on.
-std::atomic<bool> g_sigint{false};
+constexpr int kChildSlots = 32;
+std::atomic<pid_t> g_children[kChildSlots];
+std::atomic<int> g_guards{0};
+std::atomic<int> g_pending{0};
+static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-extern "C" void OnSigint(int) {
-  g_sigint.store(true);
-  StopFlag().store(true);
+void KillChildren() {
+  for (std::atomic<pid_t>& c : g_children) {
+    pid_t p = c.load();
+    if (p > 0) ::kill(p, SIGKILL);
+  }
+}
+
+// Async-signal-safe: atomics, kill, signal, raise.
+extern "C" void OnStopSignal(int sig) {
+  if (g_guards.load() > 0) {
+    g_pending.store(sig);
+    StopFlag().store(true);
+    return;
+  }
+  KillChildren();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
 }
 
 }  // namespace
@@ -20,21 +39,45 @@ std::atomic<bool>& StopFlag() {
   return flag;
 }
 
+void InstallStopSignals() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    StopFlag();  // constructed before a handler can touch it
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction cur {};
+      if (sigaction(sig, nullptr, &cur) != 0 || cur.sa_handler == SIG_IGN) continue;
+      struct sigaction sa {};
+      sa.sa_handler = OnStopSignal;
+      sigemptyset(&sa.sa_mask);
+      sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+int PendingStopSignal() { return g_pending.load(); }
+
 SigintGuard::SigintGuard() {
-  StopFlag();  // constructed before a handler can touch it
-  struct sigaction cur {};
-  if (sigaction(SIGINT, nullptr, &cur) != 0 || cur.sa_handler == SIG_IGN) return;
-  g_sigint.store(false);
-  struct sigaction sa {};
-  sa.sa_handler = OnSigint;
-  sigemptyset(&sa.sa_mask);
-  installed_ = sigaction(SIGINT, &sa, &old_) == 0;
+  InstallStopSignals();
+  g_guards.fetch_add(1);
 }
 
 SigintGuard::~SigintGuard() {
-  if (!installed_) return;
-  sigaction(SIGINT, &old_, nullptr);
-  if (g_sigint.load()) raise(SIGINT);  // default action: exit status 130
+  if (g_guards.fetch_sub(1) != 1) return;
+  if (int sig = g_pending.exchange(0); sig != 0) ::raise(sig);  // no guard now: ends the process
+}
+
+void RegisterChild(pid_t pid) {
+  for (std::atomic<pid_t>& c : g_children) {
+    pid_t free_slot = 0;
+    if (c.compare_exchange_strong(free_slot, pid)) return;
+  }
+}
+
+void UnregisterChild(pid_t pid) {
+  for (std::atomic<pid_t>& c : g_children) {
+    pid_t mine = pid;
+    if (c.compare_exchange_strong(mine, 0)) return;
+  }
 }
 
 }  // namespace rdmacheck

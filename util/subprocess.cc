@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "util/clock.h"
+#include "util/stop_flag.h"
 
 extern char** environ;
 
@@ -134,6 +135,13 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   }
   fds.Close(1);
   fds.Close(3);
+  // A signal that ends this process kills the child first (util/stop_flag.h):
+  // no listing tool is left running without its parent.
+  struct ChildSlot {
+    pid_t pid;
+    explicit ChildSlot(pid_t p) : pid(p) { RegisterChild(p); }
+    ~ChildSlot() { UnregisterChild(pid); }
+  } slot(pid);
 
   const double end = MonotonicSeconds() + deadline_s;
   auto ms_left = [end]() -> int {

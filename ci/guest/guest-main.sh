@@ -8,7 +8,9 @@
 #      then the same for the container engines (Docker, Podman:
 #      scenarios/7?-engine-*.sh under each, engines.bash);
 #   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/;
-#   5. the fleet (fleet.bash); 6. the time-to-verdict bench (bench.bash).
+#   5. the fleet (fleet.bash); 6. the time-to-verdict bench (bench.bash);
+#   7. the fault trials (faults.bash), whose audit also traces every
+#      scenario's rdmacheck run under strace.
 # Prints one line per result and ends with exactly "N passed, M failed";
 # exits 1 when anything failed.
 set -u
@@ -226,8 +228,15 @@ run_scenario() {
     fault || { record FAIL "$scn: fault" "the fault command failed"; undo 2>/dev/null; return; }
   fi
   phase_lap ph_fault
-  local res_before res_after i id run=("${wrap[@]}" "$RDMACHECK")
+  local res_before res_after i id run=("${wrap[@]}" "$RDMACHECK") trace=""
   ((${#command[@]})) && run=("${command[@]}")
+  # The host-write audit (faults.bash): rdmacheck itself under strace, not
+  # a container engine's run line.
+  if ((AUDIT_ENABLED)) && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
+    trace=$OUT/audit/$base.trace
+    mapfile -t audit_prefix < <(audit_wrap "$trace")
+    run=("${audit_prefix[@]}" "${run[@]}")
+  fi
   echo "${run[*]} ${args[*]} --format=json"
   res_before=$(res_counts)
   (
@@ -249,6 +258,7 @@ run_scenario() {
   else
     record FAIL "$scn: rdmacheck left no PD/CQ/QP/MR behind" "before: $res_before; after: $res_after"
   fi
+  [[ -n "$trace" ]] && audit_scenario "$scn" "$trace"
   phase_lap ph_res
   load_report "$json"
   if ((REPORT_OK)); then
@@ -294,6 +304,8 @@ run_scenarios() {
     return
   fi
   printf 'scenario\ttopology\tfault\trdmacheck\tleak check\texpectations\tundo\n' >"$OUT/scenario-phases.tsv"
+  mkdir -p "$OUT/audit"
+  topo_ensure 9000 1 && audit_selftest
   SCENARIO_IDS=$(timeout 30 "$RDMACHECK" list 2>&1)
   echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
   local f
@@ -302,6 +314,7 @@ run_scenarios() {
     [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
     timed "scenario $(basename "$f" .sh)" run_scenario "$f"
   done
+  echo "audit: $AUDIT_RUNS rdmacheck runs traced, $AUDIT_BAD with a write to the host"
 }
 
 # --- 3d. the container engines (engines.bash) -----------------------------------
@@ -416,6 +429,8 @@ source "$SHARE/engines.bash"
 source "$SHARE/bench.bash"
 # --- 7. perf: rdmacheck bench beside perftest (perf.bash) ----------------------
 source "$SHARE/perf.bash"
+# --- 8. faults: signals, a lost peer, a deleted device; the host-write audit --
+source "$SHARE/faults.bash"
 
 # step NAME FUNC: FUNC, timed, unless GUEST_STEPS (run.sh --steps) is set and
 # NAME does not match it.
@@ -432,6 +447,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step gtests run_gtests
   step scenarios run_scenarios
   step containers run_engine_scenarios
+  step faults run_faults
   step live-suite run_live_suite
   step model-grid run_model_grid
   step captures run_captures

@@ -28,8 +28,8 @@ Options:
                   /tmp/rdmacheck-guest.XXXXXX/out)
   --scenarios G   only scenarios whose file name matches the glob G
   --steps G       only the steps (after smoke) whose name matches the glob G:
-                  gtests, scenarios, containers, live-suite, model-grid,
-                  captures, fleet, bench
+                  gtests, scenarios, containers, faults, live-suite,
+                  model-grid, captures, fleet, bench, perf
   --smoke-only    topology and smoke checks only
   --no-build      use the binaries already in bazel-bin
   --verbose       stream the whole guest console, not only result lines
@@ -160,7 +160,7 @@ if ((!SMOKE_ONLY)) && [[ -z "$STEPS" || containers == $STEPS ]]; then
 fi
 
 # --- share ------------------------------------------------------------------------
-cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$HERE/perf.bash" "$HERE/engines.bash" "$SHARE/"
+cp "$HERE/lib.sh" "$HERE/guest-main.sh" "$HERE/fleet.bash" "$HERE/bench.bash" "$HERE/perf.bash" "$HERE/engines.bash" "$HERE/faults.bash" "$SHARE/"
 cp -r "$HERE/scenarios" "$HERE/plans" "$SHARE/"
 cp -r "$REPO/fixtures" "$SHARE/fixtures"
 {

@@ -21,14 +21,15 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${RDMACHECK_VM_CACHE:-/var/cache/rdmacheck-vm}
 
-# Guest userspace. jq asserts rdmacheck's JSON; crun is the OCI runtime the
+# Guest userspace. jq asserts rdmacheck's JSON; strace is the host-write
+# audit (ci/guest/faults.bash); crun is the OCI runtime the
 # container scenarios run rdmacheck under (ci/guest/scenarios/container-run.bash);
 # the runtime libraries are what the project's binaries link against (checked
 # with ldd on //:rdmacheck).
 PKGS=(
   bash coreutils dash util-linux mount sed grep findutils libc-bin base-files mawk
   rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
-  iproute2 kmod nftables iptables iputils-ping procps jq
+  iproute2 kmod nftables iptables iputils-ping procps jq strace
   crun
   libabsl20220623 libre2-9 libibverbs1 librdmacm1 libtinyxml2-9 libstdc++6 libgcc-s1
 )

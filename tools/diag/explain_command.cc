@@ -12,6 +12,15 @@
 
 namespace rdmacheck {
 
+std::string UnreadableLogFile(const std::vector<std::string>& files) {
+  for (const std::string& f : files) {
+    if (f == "-") continue;
+    std::ifstream file(f, std::ios::binary);
+    if (!file) return std::string("cannot open '") + f + "': " + std::strerror(errno);
+  }
+  return "";
+}
+
 int RunExplainCommand(const ExplainCommandOptions& options, std::istream& in, std::ostream& out,
                       std::ostream& err, std::vector<std::string>* confirm_ids) {
   std::vector<std::string> files = options.files;
@@ -20,7 +29,7 @@ int RunExplainCommand(const ExplainCommandOptions& options, std::istream& in, st
   auto rules = options.rules_path.empty() ? ExplainRuleSet::LoadEmbedded()
                                           : ExplainRuleSet::LoadFile(options.rules_path);
   if (!rules.ok()) {
-    err << "rdmacheck explain: " << rules.status().message() << "\n";
+    err << options.program << ": " << rules.status().message() << "\n";
     return 2;
   }
   Explainer explainer(**rules);
@@ -31,14 +40,13 @@ int RunExplainCommand(const ExplainCommandOptions& options, std::istream& in, st
     } else {
       std::ifstream file(f, std::ios::binary);
       if (!file) {
-        err << "rdmacheck explain: cannot open '" << f
-            << "': " << std::strerror(errno) << "\n";
+        err << options.program << ": cannot open '" << f << "': " << std::strerror(errno) << "\n";
         return 2;
       }
       s = explainer.ConsumeStream(file, f);
     }
     if (!s.ok()) {
-      err << "rdmacheck explain: " << s.message() << "\n";
+      err << options.program << ": " << s.message() << "\n";
       return 2;
     }
   }

@@ -21,7 +21,13 @@ struct ExplainCommandOptions {
   std::string format = "text";     // or "json"
   std::string rules_path;          // "": the built-in rules
   std::vector<std::string> files;  // none, or "-", reads `in`
+  std::string program = "rdmacheck explain";  // names the command in errors
 };
+
+// The first of `files` that cannot be opened for reading, as the error the
+// command would print ("cannot open 'F': No such file or directory");
+// empty when all can. `report` asks before it runs any check.
+std::string UnreadableLogFile(const std::vector<std::string>& files);
 
 // confirm_ids, when given, receives the ids of the checks that confirm the
 // findings (the union, in order of first appearance): `explain --live` runs them.

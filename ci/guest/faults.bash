@@ -1,0 +1,334 @@
+# faults.bash: rdmacheck stopped the ways an operator or a scheduler stops
+# it, and its host never written (sourced by guest-main.sh).
+#
+# Step `faults` (run_faults), about 100 trials:
+#   - SIGINT to the process group (Ctrl-C in a terminal) and SIGTERM to the
+#     process alone (kill, docker stop, a pod's termination) at a random
+#     moment of a live checklist run, a bench run and a peer run: exit 130
+#     or 143 (or the run's own 0/1 when it ended first), nothing of the
+#     session left running, no PD/CQ/QP/MR left on the devices;
+#   - the far end of a peer run killed with SIGKILL mid-probe: this end ends
+#     within its deadline, and its report names the peer it lost;
+#   - `rdma link delete` of the far device in the middle of a run: a report
+#     with verdicts, no crash; the device is added back after.
+# Each trial is one line of out/faults.tsv; one result line per kind.
+#
+# The audit (audit_*, used by run_scenario): every scenario's rdmacheck runs
+# under `strace -f --seccomp-bpf` tracing only the calls that can change the
+# host; audit_check reads the trace. audit_selftest proves the audit fails
+# on a write to /proc/sys and on a RTM_NEWLINK.
+
+# --- the audit ------------------------------------------------------------------
+
+# Calls that create, change or remove anything, start a program, or talk
+# netlink (the only way to change links, addresses, rdma links and nftables).
+AUDIT_CALLS=open,openat,openat2,creat,truncate,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,chmod,fchmodat,chown,fchownat,lchown,mknod,mknodat,mount,umount2,execve,execveat,sendto,sendmsg
+AUDIT_ENABLED=0
+command -v strace >/dev/null && AUDIT_ENABLED=1
+
+# audit_wrap FILE: the command prefix that traces into FILE.
+audit_wrap() {
+  printf '%s\n' strace -f --seccomp-bpf -qq -s 200 -X abbrev -o "$1" -e "trace=$AUDIT_CALLS" -e signal=none
+}
+
+# audit_check TRACE ALLOWED_OUT: the violations in TRACE, one per line, as
+# "what: the strace line". Allowed: writes under /tmp, to /dev/null, /dev/pts,
+# the /dev/infiniband nodes (verbs commands are writes to uverbs), to the
+# file named ALLOWED_OUT (-o), to pipes and sockets the process made (fd
+# writes other than to files opened here are not paths); programs that only
+# list: nft (-j) list, *tables-*save, tc/ip/rdma show, ethtool; netlink
+# requests that only read (GET, dumps).
+audit_check() {
+  local trace=$1 allowed=${2:-/nonexistent}
+  awk -v allowed="$allowed" '
+    function bad(what) { print what ": " $0; n++ }
+    # "123 openat(AT_FDCWD, "/sys/...", O_WRONLY|O_CREAT, 0644) = 3"
+    / (open|openat|openat2|creat)\(/ {
+      if (!match($0, /"[^"]*"/)) next
+      path = substr($0, RSTART + 1, RLENGTH - 2)
+      if ($0 !~ /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/ && $0 !~ / creat\(/) next
+      if (path ~ /^\/tmp\// || path == "/dev/null" || path ~ /^\/dev\/pts\// || path == "/dev/tty" ||
+          path ~ /^\/dev\/infiniband\// || path == allowed) next
+      bad("opened for writing"); next
+    }
+    / (truncate|rename|renameat|renameat2|unlink|unlinkat|mkdir|mkdirat|rmdir|symlink|symlinkat|link|linkat|chmod|fchmodat|chown|fchownat|lchown|mknod|mknodat)\(/ {
+      if (match($0, /"[^"]*"/) && substr($0, RSTART + 1, RLENGTH - 2) ~ /^\/tmp\//) next
+      if (match($0, /"[^"]*"/) && substr($0, RSTART + 1, RLENGTH - 2) == allowed) next
+      bad("changed the file system"); next
+    }
+    / (mount|umount2)\(/ { bad("mounted"); next }
+    / (execve|execveat)\(/ {
+      if ($0 ~ /= -1 ENOENT/) next   # execvp trying PATH entries
+      cmd = $0; sub(/^[^[]*\[/, "", cmd); sub(/\].*$/, "", cmd); gsub(/"/, "", cmd); gsub(/, /, " ", cmd)
+      prog = cmd; sub(/ .*/, "", prog)
+      if (prog ~ /(^|\/)rdmacheck$/) next
+      if (cmd ~ /^nft (-j )?list ruleset$/) next
+      if (prog ~ /^(ip6?tables-(nft|legacy)-save)$/ && cmd !~ / -[^c]/) next
+      if (cmd ~ /^tc (-j )?(-s )?(-d )?qdisc show/) next
+      if (cmd ~ /^ip (-j )?(-d )?(-s )?(link|addr|address|route|rule|neigh) (show|list)/) next
+      if (cmd ~ /^rdma (-j )?(-d )?(-p )?(dev|link|res|system|statistic) show/) next
+      if (cmd ~ /^ethtool (-i|-m|-S|--json -S|--module-info)? ?[A-Za-z0-9._-]+$/) next
+      bad("ran a program that is not a listing"); next
+    }
+    / (sendto|sendmsg)\(/ {
+      if ($0 !~ /nlmsg_type=/) next
+      if ($0 ~ /nlmsg_type=(RTM_NEW|RTM_DEL|RTM_SET)/) { bad("netlink change"); next }
+      if ($0 ~ /RDMA_NLDEV_CMD_(NEWLINK|DELLINK|SET|PORT_SET|STAT_SET|STAT_DEL)/) { bad("rdma netlink change"); next }
+      if ($0 ~ /NFT_MSG_(NEW|DEL|DESTROY)|NFNL_MSG_BATCH_BEGIN/) { bad("nftables change"); next }
+      if ($0 ~ /NLM_F_(CREATE|REPLACE|EXCL|APPEND)/) { bad("netlink request that creates"); next }
+      next
+    }
+    END { exit n > 0 }
+  ' "$trace"
+}
+
+# audit_summary TRACE: "N calls traced, M programs run".
+audit_summary() {
+  awk '/ (execve|execveat)\(/ && !/ENOENT/ { e++ } { n++ } END { printf "%d calls traced, %d programs run", n, e }' "$1"
+}
+
+# audit_selftest: the audit must catch what it is for. Each bad command
+# rewrites a value with what it already holds, so the guest is unchanged.
+audit_selftest() {
+  ((AUDIT_ENABLED)) || { record FAIL "audit: strace in the guest" "strace not found"; return; }
+  local d=$OUT/audit v mtu
+  mkdir -p "$d"
+  v=$(cat /proc/sys/net/ipv4/conf/va/rp_filter 2>/dev/null || echo 0)
+  mtu=$(cat /sys/class/net/va/mtu)
+  local -a wrap
+  mapfile -t wrap < <(audit_wrap "$d/selftest-sysctl.trace")
+  "${wrap[@]}" sh -c "echo $v > /proc/sys/net/ipv4/conf/va/rp_filter" 2>/dev/null
+  mapfile -t wrap < <(audit_wrap "$d/selftest-link.trace")
+  "${wrap[@]}" ip link set va mtu "$mtu"
+  mapfile -t wrap < <(audit_wrap "$d/selftest-list.trace")
+  "${wrap[@]}" nft -j list ruleset >/dev/null
+  if audit_check "$d/selftest-sysctl.trace" >"$d/selftest-sysctl.out"; then
+    record FAIL "audit: a write to /proc/sys is a violation" "not caught"
+  else
+    record PASS "audit: a write to /proc/sys is a violation" "$(head -c 200 "$d/selftest-sysctl.out")"
+  fi
+  if audit_check "$d/selftest-link.trace" >"$d/selftest-link.out" || ! grep -q 'netlink change' "$d/selftest-link.out"; then
+    record FAIL "audit: ip link set is a violation (RTM_NEWLINK)" "$(head -c 300 "$d/selftest-link.out")"
+  else
+    record PASS "audit: ip link set is a violation (RTM_NEWLINK)" "$(head -c 160 "$d/selftest-link.out")"
+  fi
+  if audit_check "$d/selftest-list.trace" >"$d/selftest-list.out"; then
+    record PASS "audit: nft -j list ruleset is not a violation" "$(audit_summary "$d/selftest-list.trace")"
+  else
+    record FAIL "audit: nft -j list ruleset is not a violation" "$(head -c 300 "$d/selftest-list.out")"
+  fi
+}
+
+# audit_scenario SCN TRACE: one result for the scenario's rdmacheck run.
+AUDIT_RUNS=0 AUDIT_BAD=0
+audit_scenario() {
+  local scn=$1 trace=$2 out allowed=""
+  [[ -s "$trace" ]] || { record FAIL "$scn: rdmacheck wrote nothing on the host (strace)" "no trace"; return; }
+  local i
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    [[ "${args[i]}" == -o ]] && allowed=${args[i + 1]}
+    [[ "${args[i]}" == --output=* ]] && allowed=${args[i]#--output=}
+  done
+  AUDIT_RUNS=$((AUDIT_RUNS + 1))
+  if out=$(audit_check "$trace" "$allowed"); then
+    record PASS "$scn: rdmacheck wrote nothing on the host (strace)" "$(audit_summary "$trace")"
+    rm -f "$trace"
+  else
+    AUDIT_BAD=$((AUDIT_BAD + 1))
+    record FAIL "$scn: rdmacheck wrote nothing on the host (strace)" "$(head -c 400 <<<"$out")"
+  fi
+}
+
+# --- the fault trials -------------------------------------------------------------
+
+# trial KIND SIGNAL DELAY CMD...: one run stopped by SIGNAL (INT to the
+# group, TERM to the process, none) after DELAY s. Sets TRIAL_RC,
+# TRIAL_ALIVE (processes of its session left after it exited) and
+# TRIAL_LEAK (empty, or the counts before/after).
+trial() {
+  local kind=$1 sig=$2 delay=$3; shift 3
+  local before after pid i log=$OUT/faults/$kind.$TRIALS
+  before=$(res_counts)
+  setsid "$@" >"$log.out" 2>"$log.err" &
+  pid=$!
+  sleep "$delay"
+  case "$sig" in
+    INT) kill -INT -- "-$pid" 2>/dev/null ;;
+    TERM) kill -TERM "$pid" 2>/dev/null ;;
+  esac
+  TRIAL_RC=""
+  for ((i = 0; i < 300; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL -- "-$pid" 2>/dev/null
+    TRIAL_RC=timeout
+  fi
+  local rc=0
+  wait "$pid" || rc=$?
+  [[ -n "$TRIAL_RC" ]] || TRIAL_RC=$rc
+  TRIAL_ALIVE=$(pgrep -s "$pid" -a 2>/dev/null | head -3 | tr '\n' ';')
+  [[ -n "$TRIAL_ALIVE" ]] && kill -KILL -- "-$pid" 2>/dev/null
+  TRIAL_LEAK=""
+  for ((i = 0; i < 30; i++)); do
+    after=$(res_counts)
+    res_not_above "$before" "$after" && break
+    sleep 0.1
+  done
+  res_not_above "$before" "$after" || TRIAL_LEAK="before: $before; after: $after"
+  TRIALS=$((TRIALS + 1))
+}
+
+# trial_ok SIG: whether the last trial ended as it should.
+trial_ok() {
+  local want=$((128 + ($1 == INT ? 2 : 15)))
+  [[ -z "$TRIAL_ALIVE" && -z "$TRIAL_LEAK" ]] || return 1
+  [[ "$TRIAL_RC" == "$want" || "$TRIAL_RC" == 0 || "$TRIAL_RC" == 1 ]]
+}
+
+# rand_delay MAX_MS: a delay in seconds, 0.02..MAX_MS/1000.
+rand_delay() {
+  local ms=$((20 + RANDOM % ($1 - 20)))
+  printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
+}
+
+# fault_kind KIND N MAX_MS CMD...: N trials, alternating the signal. With
+# FAULT_PRE set, it runs before each trial (outside the trial's session) and
+# FAULT_POST after.
+fault_kind() {
+  local kind=$1 n=$2 max=$3; shift 3
+  local k sig d ok=0 stopped=0 bad=() t0=$SECONDS
+  for ((k = 0; k < n; k++)); do
+    sig=INT
+    ((k % 2)) && sig=TERM
+    d=$(rand_delay "$max")
+    [[ -n "${FAULT_PRE:-}" ]] && $FAULT_PRE
+    trial "$kind" "$sig" "$d" "$@"
+    [[ -n "${FAULT_POST:-}" ]] && $FAULT_POST
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$sig" "$d" "$TRIAL_RC" "${TRIAL_ALIVE:--}" "${TRIAL_LEAK:--}" \
+      >>"$OUT/faults.tsv"
+    if trial_ok "$sig"; then
+      ok=$((ok + 1))
+      [[ "$TRIAL_RC" == 130 || "$TRIAL_RC" == 143 ]] && stopped=$((stopped + 1))
+    else
+      bad+=("SIG$sig at ${d}s: exit $TRIAL_RC${TRIAL_ALIVE:+, left running: $TRIAL_ALIVE}${TRIAL_LEAK:+, $TRIAL_LEAK}")
+    fi
+  done
+  local detail="$ok/$n ended clean ($stopped by the signal, $((ok - stopped)) finished first), $((SECONDS - t0))s"
+  if ((${#bad[@]} == 0)); then
+    record PASS "faults: $kind stopped by SIGINT/SIGTERM at random moments" "$detail"
+  else
+    record FAIL "faults: $kind stopped by SIGINT/SIGTERM at random moments" "$detail; ${bad[0]}"
+  fi
+}
+
+# The far end killed mid-probe: this end must end within its deadline with a
+# report naming the lost peer.
+fault_peer_kill() {
+  local n=$1 k ok=0 bad=() t0=$SECONDS d rc log
+  for ((k = 0; k < n; k++)); do
+    log=$OUT/faults/peer-kill.$k
+    timeout -k 5 60 "$RDMACHECK" serve --once -d rxe1 --bind 198.18.0.2 --wait 30 --client-deadline 30 \
+      >"$log.serve" 2>&1 &
+    local spid=$! i
+    for ((i = 0; i < 100; i++)); do
+      grep -q '^rdmacheck serve: rxe1 on' "$log.serve" && break
+      sleep 0.1
+    done
+    local before
+    before=$(res_counts)
+    d=$(rand_delay 2500)
+    timeout -k 5 40 "$RDMACHECK" --peer 198.18.0.2 -d rxe0 --checks hung-qp,sge-page-crossing \
+      --format=json >"$log.json" 2>"$log.err" &
+    local cpid=$!
+    sleep "$d"
+    kill -KILL "$spid" 2>/dev/null
+    local start=$SECONDS
+    rc=0
+    wait "$cpid" || rc=$?
+    wait "$spid" 2>/dev/null
+    local took=$((SECONDS - start)) named=0
+    grep -q '198.18.0.2' "$log.json" && named=1
+    local after leak=""
+    for ((i = 0; i < 30; i++)); do
+      after=$(res_counts)
+      res_not_above "$before" "$after" && break
+      sleep 0.1
+    done
+    res_not_above "$before" "$after" || leak="left $after"
+    printf 'peer-kill\tKILL far\t%s\t%s\t%s\t%s\n' "$d" "$rc" "took ${took}s named=$named" "${leak:--}" >>"$OUT/faults.tsv"
+    if ((rc != 124 && rc != 137 && rc < 128 && named)) && [[ -z "$leak" ]] && jq -e '.results | length > 0' "$log.json" >/dev/null 2>&1; then
+      ok=$((ok + 1))
+    else
+      bad+=("SIGKILL of the far end at ${d}s: exit $rc after ${took}s, peer named: $named ${leak}")
+    fi
+  done
+  local detail="$ok/$n ended with a report naming 198.18.0.2, $((SECONDS - t0))s"
+  if ((${#bad[@]} == 0)); then record PASS "faults: the far end killed (SIGKILL) mid-run" "$detail"
+  else record FAIL "faults: the far end killed (SIGKILL) mid-run" "$detail; ${bad[0]}"; fi
+}
+
+# The far device deleted mid-run (`rdma link delete rxe1`): a report, no crash.
+fault_link_delete() {
+  local n=$1 k ok=0 bad=() t0=$SECONDS d rc log
+  for ((k = 0; k < n; k++)); do
+    log=$OUT/faults/link-delete.$k
+    topo_ensure 9000 0
+    d=$(rand_delay 2500)
+    timeout -k 5 60 "$RDMACHECK" -d rxe0 --checks hung-qp,sge-page-crossing,bandwidth --plan "$SHARE/plans/rxe_guest.plan" \
+      --format=json >"$log.json" 2>"$log.err" &
+    local pid=$!
+    sleep "$d"
+    rdma link delete rxe1 2>/dev/null
+    rc=0
+    wait "$pid" || rc=$?
+    printf 'link-delete\trdma link delete rxe1\t%s\t%s\t-\t-\n' "$d" "$rc" >>"$OUT/faults.tsv"
+    if ((rc < 128)) && jq -e '.results | length > 0' "$log.json" >/dev/null 2>&1; then
+      ok=$((ok + 1))
+    else
+      bad+=("rdma link delete at ${d}s: exit $rc: $(head -c 160 "$log.err")")
+    fi
+    topo_ensure 9000 1
+  done
+  local detail="$ok/$n ended with a report, $((SECONDS - t0))s"
+  if ((${#bad[@]} == 0)); then record PASS "faults: rdma link delete of the far device mid-run" "$detail"
+  else record FAIL "faults: rdma link delete of the far device mid-run" "$detail; ${bad[0]}"; fi
+}
+
+fault_serve_start() {
+  timeout -k 5 60 "$RDMACHECK" serve --once -d rxe1 --bind 198.18.0.2 --wait 30 --client-deadline 30 \
+    >"$OUT/faults/serve.log" 2>&1 &
+  FAULT_SERVE=$!
+  local i
+  for ((i = 0; i < 100; i++)); do
+    grep -q '^rdmacheck serve: rxe1 on' "$OUT/faults/serve.log" && return 0
+    sleep 0.1
+  done
+}
+fault_serve_end() {
+  kill -TERM "$FAULT_SERVE" 2>/dev/null
+  wait "$FAULT_SERVE" 2>/dev/null
+}
+
+run_faults() {
+  [[ -x "$RDMACHECK" ]] || return 0
+  mkdir -p "$OUT/faults"
+  printf 'kind\tsignal\tdelay_s\texit\tleft running\tleak\n' >"$OUT/faults.tsv"
+  TRIALS=0
+  topo_ensure 9000 1
+  local plan=$SHARE/plans/rxe_guest.plan
+  # Without `timeout`: trial bounds each run itself (30 s, then SIGKILL),
+  # and the signal goes to rdmacheck, not to a wrapper.
+  # The live checklist: gather (nft, iptables-save, tc as children), then
+  # the probes.
+  fault_kind checklist 40 4000 "$RDMACHECK" --plan "$plan" -d rxe0
+  fault_kind bench 24 2500 "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -D 2
+  # A peer run: serve on rxe1 for each (its own session), ended after it.
+  FAULT_PRE=fault_serve_start FAULT_POST=fault_serve_end \
+    fault_kind peer 16 3000 "$RDMACHECK" --peer 198.18.0.2 -d rxe0 --checks hung-qp,sge-page-crossing
+  fault_peer_kill 10
+  fault_link_delete 6
+  topo_ensure 9000 1
+  echo "faults: $TRIALS signal trials, 10 far-end kills, 6 link deletes (out/faults.tsv)"
+}
