@@ -28,7 +28,7 @@ command -v strace >/dev/null && AUDIT_ENABLED=1
 
 # audit_wrap FILE: the command prefix that traces into FILE.
 audit_wrap() {
-  printf '%s\n' strace -f --seccomp-bpf -qq -s 200 -X abbrev -o "$1" -e "trace=$AUDIT_CALLS" -e signal=none
+  printf '%s\n' strace -f --seccomp-bpf -qq -yy -s 200 -X abbrev -o "$1" -e "trace=$AUDIT_CALLS" -e signal=none
 }
 
 # audit_check TRACE ALLOWED_OUT: the violations in TRACE, one per line, as
@@ -42,6 +42,13 @@ audit_check() {
   local trace=$1 allowed=${2:-/nonexistent}
   awk -v allowed="$allowed" '
     function bad(what) { print what ": " $0; n++ }
+    function hex(h,   i, v) { v = 0; h = tolower(h); for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+    BEGIN {
+      # NFT_MSG_GET{TABLE,CHAIN,RULE,SET,SETELEM,GEN,OBJ,FLOWTABLE}: reads.
+      split("1 4 7 10 13 16 19 23", g, " "); for (i in g) nft_get[g[i]] = 1
+      # RDMA_NLDEV_CMD_{SET,NEWLINK,DELLINK,SYS_SET,STAT_SET,STAT_DEL}: changes.
+      split("2 3 4 7 16 18", c, " "); for (i in c) rdma_set[c[i]] = 1
+    }
     # "123 openat(AT_FDCWD, "/sys/...", O_WRONLY|O_CREAT, 0644) = 3"
     / (open|openat|openat2|creat)\(/ {
       if (!match($0, /"[^"]*"/)) next
@@ -70,15 +77,33 @@ audit_check() {
       if (cmd ~ /^ethtool (-i|-m|-S|--json -S|--module-info)? ?[A-Za-z0-9._-]+$/) next
       bad("ran a program that is not a listing"); next
     }
+    # -yy names the socket: "sendto(3<NETLINK:[ROUTE:210]>, [{nlmsg_len=..,
+    # nlmsg_type=RTM_NEWLINK or 0x10 /* NLMSG_??? */, ...". Numbers as in
+    # linux/rtnetlink.h (RTM_BASE 16, then NEW/DEL/GET/SET per object),
+    # linux/netfilter/nf_tables.h (subsystem 10 << 8 | NFT_MSG_*) and
+    # rdma/rdma_netlink.h (RDMA_NL_NLDEV 5 << 10 | RDMA_NLDEV_CMD_*).
     / (sendto|sendmsg)\(/ {
       if ($0 !~ /nlmsg_type=/) next
-      if ($0 ~ /nlmsg_type=(RTM_NEW|RTM_DEL|RTM_SET)/) { bad("netlink change"); next }
-      if ($0 ~ /RDMA_NLDEV_CMD_(NEWLINK|DELLINK|SET|PORT_SET|STAT_SET|STAT_DEL)/) { bad("rdma netlink change"); next }
-      if ($0 ~ /NFT_MSG_(NEW|DEL|DESTROY)|NFNL_MSG_BATCH_BEGIN/) { bad("nftables change"); next }
       if ($0 ~ /NLM_F_(CREATE|REPLACE|EXCL|APPEND)/) { bad("netlink request that creates"); next }
+      proto = ""
+      if (match($0, /<NETLINK:\[[A-Z_0-9]+/)) proto = substr($0, RSTART + 10, RLENGTH - 10)
+      rest = $0
+      while (match(rest, /nlmsg_type=[^,]+/)) {
+        t = substr(rest, RSTART + 11, RLENGTH - 11)
+        sub(/ .*/, "", t)  # "0x10 /* NLMSG_??? */" -> "0x10"
+        rest = substr(rest, RSTART + RLENGTH)
+        if (t ~ /^RTM_(NEW|DEL|SET)/) { bad("netlink change (" t ")"); next }
+        if (t ~ /RDMA_NLDEV_CMD_(SET|NEWLINK|DELLINK|SYS_SET|STAT_SET|STAT_DEL|NEWDEV|DELDEV)([^A-Z_]|$)/) { bad("rdma netlink change (" t ")"); next }
+        if (t ~ /NFT_MSG_(NEW|DEL|DESTROY|GETOBJ_RESET|GETRULE_RESET|GETSETELEM_RESET)|NFNL_MSG_BATCH_BEGIN/) { bad("nftables change (" t ")"); next }
+        if (t !~ /^0x/) continue
+        ty = hex(substr(t, 3))
+        if (proto == "ROUTE" && ty >= 16 && ty % 4 != 2) { bad("netlink change (rtnetlink type " ty ")"); next }
+        if (proto == "NETFILTER" && (ty == 16 || (int(ty / 256) == 10 && !((ty % 256) in nft_get)))) { bad("nftables change (type " ty ")"); next }
+        if (proto == "RDMA" && int(ty / 1024) == 5 && ((ty % 1024) in rdma_set)) { bad("rdma netlink change (op " ty % 1024 ")"); next }
+      }
       next
     }
-    END { exit n > 0 }
+    END { exit (n > 0) }
   ' "$trace"
 }
 
@@ -102,15 +127,15 @@ audit_selftest() {
   "${wrap[@]}" ip link set va mtu "$mtu"
   mapfile -t wrap < <(audit_wrap "$d/selftest-list.trace")
   "${wrap[@]}" nft -j list ruleset >/dev/null
-  if audit_check "$d/selftest-sysctl.trace" >"$d/selftest-sysctl.out"; then
-    record FAIL "audit: a write to /proc/sys is a violation" "not caught"
+  if audit_check "$d/selftest-sysctl.trace" >"$d/selftest-sysctl.out" || ! grep -q '^opened for writing' "$d/selftest-sysctl.out"; then
+    record FAIL "audit: a write to /proc/sys is a violation" "not caught: $(head -c 300 "$d/selftest-sysctl.out")"
   else
-    record PASS "audit: a write to /proc/sys is a violation" "$(head -c 200 "$d/selftest-sysctl.out")"
+    record PASS "audit: a write to /proc/sys is a violation" "$(grep -m1 '^opened for writing' "$d/selftest-sysctl.out" | head -c 200)"
   fi
   if audit_check "$d/selftest-link.trace" >"$d/selftest-link.out" || ! grep -q 'netlink change' "$d/selftest-link.out"; then
     record FAIL "audit: ip link set is a violation (RTM_NEWLINK)" "$(head -c 300 "$d/selftest-link.out")"
   else
-    record PASS "audit: ip link set is a violation (RTM_NEWLINK)" "$(head -c 160 "$d/selftest-link.out")"
+    record PASS "audit: ip link set is a violation (RTM_NEWLINK)" "$(grep -m1 'netlink change' "$d/selftest-link.out" | head -c 200)"
   fi
   if audit_check "$d/selftest-list.trace" >"$d/selftest-list.out"; then
     record PASS "audit: nft -j list ruleset is not a violation" "$(audit_summary "$d/selftest-list.trace")"
@@ -331,4 +356,55 @@ run_faults() {
   fault_link_delete 6
   topo_ensure 9000 1
   echo "faults: $TRIALS signal trials, 10 far-end kills, 6 link deletes (out/faults.tsv)"
+}
+
+# --- ASan and UBSan on the real device -----------------------------------------
+# Step `asan` (run_asan): rdmacheck built with --config=asan (run.sh copies
+# it as bin/rdmacheck-asan) runs the live checklist with every probe, bench,
+# a peer run with both ends under ASan, watch, and a Ctrl-C mid-probe. Any
+# sanitizer report fails the step. libibverbs and its provider (librxe,
+# dlopen'ed by libibverbs) are not instrumented; ASan intercepts malloc for
+# them too, so their use of our buffers is checked at the calls we make.
+run_asan() {
+  local bin=$SHARE/bin/rdmacheck-asan
+  if [[ ! -x "$bin" ]]; then
+    record SKIP "asan: rdmacheck under ASan on the real pair" "no bin/rdmacheck-asan (run.sh built none)"
+    return 0
+  fi
+  local d=$OUT/asan plan=$SHARE/plans/rxe_guest.plan
+  mkdir -p "$d"
+  topo_ensure 9000 1
+  export ASAN_OPTIONS="detect_leaks=1:log_path=$d/report:halt_on_error=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$d/report"
+  asan_run() { # asan_run NAME WANT_RC CMD...
+    local name=$1 want=$2 rc=0 before after
+    shift 2
+    before=$(res_counts)
+    timeout -k 5 120 "$@" >"$d/$name.out" 2>"$d/$name.err" || rc=$?
+    after=$(res_counts)
+    local reports
+    reports=$(ls "$d"/report.* 2>/dev/null | head -3)
+    if [[ -n "$reports" ]]; then
+      record FAIL "asan: $name" "$(grep -m3 -h 'ERROR\|runtime error\|SUMMARY' $reports | head -c 400)"
+      mkdir -p "$d/$name.reports" && mv "$d"/report.* "$d/$name.reports/"
+    elif [[ ! " $want " == *" $rc "* ]]; then
+      record FAIL "asan: $name" "exit $rc (want $want): $(head -c 200 "$d/$name.err")"
+    else
+      record PASS "asan: $name" "exit $rc, no sanitizer report"
+    fi
+  }
+  asan_run checklist "0 1" "$bin" --plan "$plan" -d rxe0 --format=json
+  asan_run bench-write "0" "$bin" bench -d rxe0 --peer-dev rxe1 -D 2
+  asan_run bench-lat "0" "$bin" bench -d rxe0 --peer-dev rxe1 --lat -n 500
+  asan_run watch "0 1" "$bin" watch --count 2 --interval 1
+  timeout -k 5 90 "$bin" serve --once -d rxe1 --bind 198.18.0.2 --wait 60 --client-deadline 60 >"$d/serve.out" 2>&1 &
+  local spid=$! i
+  for ((i = 0; i < 150; i++)); do grep -q '^rdmacheck serve: rxe1 on' "$d/serve.out" && break; sleep 0.2; done
+  asan_run peer "0 1" "$bin" --peer 198.18.0.2 -d rxe0 --checks hung-qp,sge-page-crossing,bandwidth
+  wait "$spid"
+  asan_run serve-side "0 1" true
+  # Ctrl-C in the middle of the hung-qp probe: released, then 130.
+  ( sleep 1.5; pkill -INT -f 'rdmacheck-asan -d rxe0 --checks hung-qp' ) &
+  asan_run sigint-mid-probe "130" "$bin" -d rxe0 --checks hung-qp --plan "$plan"
+  unset ASAN_OPTIONS UBSAN_OPTIONS
 }

@@ -448,6 +448,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step scenarios run_scenarios
   step containers run_engine_scenarios
   step faults run_faults
+  step asan run_asan
   step live-suite run_live_suite
   step model-grid run_model_grid
   step captures run_captures

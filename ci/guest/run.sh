@@ -28,13 +28,14 @@ Options:
                   /tmp/rdmacheck-guest.XXXXXX/out)
   --scenarios G   only scenarios whose file name matches the glob G
   --steps G       only the steps (after smoke) whose name matches the glob G:
-                  gtests, scenarios, containers, faults, live-suite,
+                  gtests, scenarios, containers, faults, asan, live-suite,
                   model-grid, captures, fleet, bench, perf
   --smoke-only    topology and smoke checks only
   --no-build      use the binaries already in bazel-bin
   --verbose       stream the whole guest console, not only result lines
 Environment: RDMACHECK_VM_CACHE (image cache, default /var/cache/rdmacheck-vm),
-RDMACHECK_BAZEL_FLAGS (extra flags of its bazel builds; .ci/run: --config=ci)
+RDMACHECK_BAZEL_FLAGS (extra flags of its bazel builds; .ci/run: --config=ci),
+RDMACHECK_GUEST_ASAN (0: no --config=asan build, the asan step SKIPs)
 EOF
 }
 
@@ -88,6 +89,11 @@ if ((BUILD)); then
     { hfail "bazel build -c opt //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress //checks:live //acts:model_grid >>"$SHARE/out/bazel-build.log" 2>&1 ||
     { hfail "bazel build //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  # The same binary under ASan and UBSan, for the asan step (faults.bash).
+  if [[ "${RDMACHECK_GUEST_ASAN:-1}" == 1 ]]; then
+    timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --config=asan --noshow_progress //:rdmacheck >>"$SHARE/out/bazel-build.log" 2>&1 ||
+      { hfail "bazel build --config=asan //:rdmacheck"; tail -20 "$SHARE/out/bazel-build.log"; }
+  fi
   if ((${#TESTS[@]})); then
     timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
       { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
@@ -103,6 +109,8 @@ if [[ -x "$OPT_BIN/rdmacheck" ]]; then
 elif [[ -x "$BIN/rdmacheck" ]]; then  # --no-build after a plain build
   cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
 fi
+ASAN_BIN=$(bazel info --config=asan bazel-bin 2>/dev/null) && [[ -x "$ASAN_BIN/rdmacheck" ]] &&
+  cp "$ASAN_BIN/rdmacheck" "$SHARE/bin/rdmacheck-asan"
 # The `bazel test //checks:live` suite (every check as a gtest case), run once on the real pair.
 [[ -x "$BIN/checks/live" ]] && cp "$BIN/checks/live" "$SHARE/bin/checks_live"
 # The rxe driver model against the real rxe on a grid of create-QP requests.

@@ -25,13 +25,14 @@ CACHE=${RDMACHECK_VM_CACHE:-/var/cache/rdmacheck-vm}
 # audit (ci/guest/faults.bash); crun is the OCI runtime the
 # container scenarios run rdmacheck under (ci/guest/scenarios/container-run.bash);
 # the runtime libraries are what the project's binaries link against (checked
-# with ldd on //:rdmacheck).
+# with ldd on //:rdmacheck; libasan8 and libubsan1 for its --config=asan build).
 PKGS=(
   bash coreutils dash util-linux mount sed grep findutils libc-bin base-files mawk
   rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
   iproute2 kmod nftables iptables iputils-ping procps jq strace
   crun
   libabsl20220623 libre2-9 libibverbs1 librdmacm1 libtinyxml2-9 libstdc++6 libgcc-s1
+  libasan8 libubsan1
 )
 # The container engines the container scenarios start (ci/guest/engines.bash):
 # Docker (dockerd, containerd, runc) and Podman (conmon, crun). Their closure
