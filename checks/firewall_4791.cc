@@ -148,6 +148,16 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
     }
     rulesets.push_back(std::move(*rs));
   }
+  // Beside rulesets that were read, one whose listing failed or timed out
+  // leaves the path unknown: judged without it, an accept cannot pass.
+  if (!h.rulesets.empty()) {
+    for (const auto& [source, why] : h.rulesets_not_read) {
+      r.Expect(absl::StrCat(source, " ruleset"), "read", absl::StrCat("not read: ", why), Verdict::kWarn);
+      r.Remedy(absl::StrCat(source == "nft" ? "nft list ruleset" : absl::StrCat(source, "-save"),
+                            "   # run as root; if it hangs, the host's netfilter is what to look at"));
+      unreadable.push_back(source);
+    }
+  }
   if (h.rulesets.empty()) {
     r.Note(absl::StrCat(MissingFact("host", "rulesets"),
                         " (nft and iptables-save were not read; see provenance)"));

@@ -136,6 +136,23 @@ TEST_P(ToolTest, VerdictEvidenceAndTheToolsOwnRemedy) {
 
 INSTANTIATE_TEST_SUITE_P(Tools, ToolTest, ::testing::ValuesIn(kTools));
 
+// nft timed out while iptables-nft-save printed an accepting ruleset: the
+// path is judged on what was read, and cannot pass.
+TEST(Firewall4791, AListingThatTimedOutBesideOneReadIsAWarn) {
+  DeviceView v = WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n");
+  v.host.rulesets_not_read["nft"] = "'nft -j list ruleset' did not finish within 3 s; killed";
+  Result r = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), Rxe0());
+  EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "not read: 'nft -j list ruleset' did not finish",
+                                               Verdict::kWarn)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)", "not judged: the nft ruleset",
+                                               Verdict::kWarn)));
+  // Alone, a ruleset read in full still passes.
+  Result alone = RunOnView(Firewall4791Check(), WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n"),
+                           FixturePlan("rxe_guest.plan"), Rxe0());
+  EXPECT_EQ(alone.verdict, Verdict::kPass) << AllText(alone);
+}
+
 TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
   Result r = RunOnView(Firewall4791Check(), WithRuleset("nft", "table inet f {\n\tchain input {\n"),
                        DefaultPlan(), Rxe0());

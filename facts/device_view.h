@@ -159,6 +159,10 @@ struct HostInfo {
   // (tool missing, failed or timed out: the reason is in provenance); an
   // empty text is an empty ruleset. See firewall/ for the readers.
   std::map<std::string, std::string> rulesets;
+  // Listings that ran and failed or timed out (not those whose tool is
+  // missing), by source, with what happened: the rulesets read beside them
+  // are then not the whole firewall.
+  std::map<std::string, std::string> rulesets_not_read;
   // A kernel UDP socket bound to port 4791 (RoCE v2) exists in /proc/net/udp
   // or /proc/net/udp6: rdma_rxe opens it when its first device is created.
   std::optional<bool> udp4791_socket;

@@ -94,9 +94,13 @@ void RulesetReader::Finish(HostInfo* h, std::vector<std::string>* provenance) {
     std::string why;
     if (!r.ok()) {
       why = std::string(r.status().message());
+      // A tool that is not installed is a backend not in use; one that timed
+      // out or could not be run leaves the firewall partly unknown.
+      if (!absl::IsNotFound(r.status())) h->rulesets_not_read[source] = why;
     } else if (!r->Succeeded()) {
       // Without root, nft and iptables-save fail on the netlink socket.
       why = absl::StrCat("'", r->command, "' ", r->HowItEnded(), r->signal == 0 ? " (needs root?)" : "");
+      h->rulesets_not_read[source] = why;
     } else {
       h->rulesets[source] = std::move(r->out);
       continue;

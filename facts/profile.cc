@@ -595,6 +595,7 @@ const Fields<HostInfo>& HostFields() {
       List("providers", &H::providers, &H::providers_known),
       NamedText("sysctl", &H::sysctls),
       Bool("udp4791_socket", &H::udp4791_socket),
+      NamedText("ruleset_not_read", &H::rulesets_not_read),
       Bool("cap_ipc_lock", &H::cap_ipc_lock),
       {"dev_node", ReadDevNode, WriteDevNodes},
       Number("uptime_s", &H::uptime_s),
