@@ -233,7 +233,9 @@ run_scenario() {
   # The host-write audit (faults.bash): rdmacheck itself under strace, not
   # a container engine's run line.
   if ((AUDIT_ENABLED)) && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
-    trace=$OUT/audit/$base.trace
+    # In the guest's own RAM, not on the 9p share: strace writes a line per
+    # traced call, and each write to the share is a round trip to the host.
+    trace=$AUDIT_DIR/$base.trace
     mapfile -t audit_prefix < <(audit_wrap "$trace")
     run=("${audit_prefix[@]}" "${run[@]}")
   fi
@@ -304,7 +306,7 @@ run_scenarios() {
     return
   fi
   printf 'scenario\ttopology\tfault\trdmacheck\tleak check\texpectations\tundo\n' >"$OUT/scenario-phases.tsv"
-  mkdir -p "$OUT/audit"
+  mkdir -p "$OUT/audit" "$AUDIT_DIR"
   topo_ensure 9000 1 && audit_selftest
   SCENARIO_IDS=$(timeout 30 "$RDMACHECK" list 2>&1)
   echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
