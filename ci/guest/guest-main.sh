@@ -232,7 +232,11 @@ run_scenario() {
   ((${#command[@]})) && run=("${command[@]}")
   # The host-write audit (faults.bash): rdmacheck itself under strace, not
   # a container engine's run line.
-  if ((AUDIT_ENABLED)) && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
+  # Off by default (GUEST_AUDIT_SCENARIOS=1 turns it on): under strace a run
+  # takes two to three times as long here, which breaks the scenarios' own
+  # time expectations and pushes nft past its 3 s deadline. The audit step
+  # (faults.bash run_audit) traces a set of runs instead.
+  if ((AUDIT_ENABLED)) && [[ "${GUEST_AUDIT_SCENARIOS:-0}" == 1 ]] && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
     # In the guest's own RAM, not on the 9p share: strace writes a line per
     # traced call, and each write to the share is a round trip to the host.
     trace=$AUDIT_DIR/$base.trace
@@ -306,8 +310,6 @@ run_scenarios() {
     return
   fi
   printf 'scenario\ttopology\tfault\trdmacheck\tleak check\texpectations\tundo\n' >"$OUT/scenario-phases.tsv"
-  mkdir -p "$OUT/audit" "$AUDIT_DIR"
-  topo_ensure 9000 1 && audit_selftest
   SCENARIO_IDS=$(timeout 30 "$RDMACHECK" list 2>&1)
   echo "rdmacheck list:"; sed 's/^/  /' <<<"$SCENARIO_IDS"
   local f
@@ -316,7 +318,7 @@ run_scenarios() {
     [[ -n "${GUEST_SCENARIOS:-}" && "$(basename "$f")" != $GUEST_SCENARIOS ]] && continue
     timed "scenario $(basename "$f" .sh)" run_scenario "$f"
   done
-  echo "audit: $AUDIT_RUNS rdmacheck runs traced, $AUDIT_BAD with a write to the host"
+  ((AUDIT_RUNS)) && echo "audit: $AUDIT_RUNS rdmacheck runs traced, $AUDIT_BAD with a write to the host"
 }
 
 # --- 3d. the container engines (engines.bash) -----------------------------------
@@ -450,6 +452,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step scenarios run_scenarios
   step containers run_engine_scenarios
   step faults run_faults
+  step audit run_audit
   step asan run_asan
   step live-suite run_live_suite
   step model-grid run_model_grid

@@ -87,8 +87,9 @@ if ((BUILD)); then
   # times); the test binaries as `bazel test` builds them.
   timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} -c opt --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
     { hfail "bazel build -c opt //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
-  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress //checks:live //acts:model_grid >>"$SHARE/out/bazel-build.log" 2>&1 ||
-    { hfail "bazel build //checks:live //acts:model_grid (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress //checks:live //acts:model_grid \
+    //ci/guest/audit:open_audit.so >>"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build //checks:live //acts:model_grid //ci/guest/audit:open_audit.so (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   # The same binary under ASan and UBSan, for the asan step (faults.bash).
   if [[ "${RDMACHECK_GUEST_ASAN:-1}" == 1 ]]; then
     timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --config=asan --noshow_progress //:rdmacheck >>"$SHARE/out/bazel-build.log" 2>&1 ||
@@ -113,6 +114,8 @@ ASAN_BIN=$(bazel info --config=asan bazel-bin 2>/dev/null) && [[ -x "$ASAN_BIN/r
   cp "$ASAN_BIN/rdmacheck" "$SHARE/bin/rdmacheck-asan"
 # The `bazel test //checks:live` suite (every check as a gtest case), run once on the real pair.
 [[ -x "$BIN/checks/live" ]] && cp "$BIN/checks/live" "$SHARE/bin/checks_live"
+# The host-write audit's record of opens (ci/guest/faults.bash).
+[[ -f "$BIN/ci/guest/audit/open_audit.so" ]] && cp "$BIN/ci/guest/audit/open_audit.so" "$SHARE/bin/open_audit.so"
 # The rxe driver model against the real rxe on a grid of create-QP requests.
 [[ -x "$BIN/acts/model_grid" ]] && cp "$BIN/acts/model_grid" "$SHARE/bin/model_grid"
 # Test executables run from inside their runfiles tree (copied with the
