@@ -53,19 +53,34 @@ TEST(RunTrafficProbeTest, RefusesRetryForeverBeforeOpeningAnything) {
   EXPECT_THAT(RunTrafficProbe(r), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("retry_cnt=7")));
 }
 
-TEST(SigintGuardTest, FlagClearedOnInstallAndHandlerRestored) {
-  struct sigaction before {};
-  sigaction(SIGINT, nullptr, &before);
+// The stop handler is installed once for the process (util/stop_flag.h) and
+// stays: outside a guard it ends the process, as the death test below shows.
+TEST(SigintGuardTest, FlagDownAndTheStopHandlerInstalledOnce) {
   {
     SigintGuard g;
     EXPECT_FALSE(ProbeInterruptFlag().load());
     struct sigaction now {};
     sigaction(SIGINT, nullptr, &now);
-    EXPECT_NE(now.sa_handler, before.sa_handler);
+    EXPECT_NE(now.sa_handler, SIG_DFL);
+    EXPECT_NE(now.sa_handler, SIG_IGN);
   }
+  struct sigaction inside {};
+  sigaction(SIGINT, nullptr, &inside);
+  { SigintGuard again; }
   struct sigaction after {};
   sigaction(SIGINT, nullptr, &after);
-  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  EXPECT_EQ(after.sa_handler, inside.sa_handler);
+  EXPECT_EQ(PendingStopSignal(), 0);
+}
+
+TEST(SigintGuardDeathTest, CtrlCOutsideAGuardEndsTheProcessAtOnce) {
+  EXPECT_EXIT(
+      {
+        { SigintGuard g; }
+        raise(SIGINT);
+        std::_Exit(0);  // not reached
+      },
+      ::testing::KilledBySignal(SIGINT), "");
 }
 
 TEST(SigintGuardDeathTest, CtrlCDuringAProbeEndsTheProcessWithSigint) {
