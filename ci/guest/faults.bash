@@ -188,7 +188,7 @@ audit_scenario() {
 # TRIAL_LEAK (empty, or the counts before/after).
 trial() {
   local kind=$1 sig=$2 delay=$3; shift 3
-  local before=$FAULT_BASELINE after pid i log=$OUT/faults/$kind.$TRIALS
+  local before=$FAULT_BASELINE pid i log=$OUT/faults/$kind.$TRIALS
   # bash starts a background command with SIGINT ignored (no job control),
   # and an ignored signal stays ignored across exec: env puts it back, as a
   # terminal's foreground job has it.
@@ -214,12 +214,7 @@ trial() {
   TRIAL_ALIVE=$(pgrep -s "$pid" -a 2>/dev/null | head -3 | tr '\n' ';')
   [[ -n "$TRIAL_ALIVE" ]] && kill -KILL -- "-$pid" 2>/dev/null
   TRIAL_LEAK=""
-  for ((i = 0; i < 30; i++)); do
-    after=$(res_counts)
-    res_not_above "$before" "$after" && break
-    sleep 0.1
-  done
-  res_not_above "$before" "$after" || TRIAL_LEAK="before: $before; after: $after"
+  res_settle "$before" || TRIAL_LEAK="before: $before; after: $RES_AFTER"
   TRIALS=$((TRIALS + 1))
 }
 
@@ -278,14 +273,8 @@ fault_peer_kill() {
   NAMED_LOST=0
   for ((k = 0; k < n; k++)); do
     log=$OUT/faults/peer-kill.$k
-    # Not under timeout: the SIGKILL must reach serve itself (serve bounds
-    # its own wait and client).
-    "$RDMACHECK" serve --once -d rxe1 --bind 198.18.0.2 --wait 30 --client-deadline 30 >"$log.serve" 2>&1 &
-    local spid=$! i
-    for ((i = 0; i < 100; i++)); do
-      grep -q '^rdmacheck serve: rxe1 on' "$log.serve" && break
-      sleep 0.1
-    done
+    fault_serve_start "$RDMACHECK" "$log.serve"
+    local spid=$FAULT_SERVE
     local before
     before=$(res_counts)
     d=$(rand_delay 1200)
@@ -312,13 +301,8 @@ fault_peer_kill() {
       named=1 early=$((early + 1))  # killed before or during the hello: named on stderr
     fi
     NAMED_LOST=$((NAMED_LOST + lost))
-    local after leak=""
-    for ((i = 0; i < 30; i++)); do
-      after=$(res_counts)
-      res_not_above "$before" "$after" && break
-      sleep 0.1
-    done
-    res_not_above "$before" "$after" || leak="left $after"
+    local leak=""
+    res_settle "$before" || leak="left $RES_AFTER"
     printf 'peer-kill\tKILL far\t%s\t%s\t%s\t%s\n' "$d" "$rc" "killed=$killed took ${took}s named=$named" "${leak:--}" >>"$OUT/faults.tsv"
     if ((named)) && [[ -z "$leak" ]] && jq -e '.checks | length > 0' "$log.json" >/dev/null 2>&1; then
       ok=$((ok + 1))
@@ -358,13 +342,16 @@ fault_link_delete() {
   else record FAIL "faults: rdma link delete of the far device mid-run" "$detail; ${bad[0]}"; fi
 }
 
+# fault_serve_start [BIN [LOG [SECONDS]]]: `serve --once` on rxe1, its pid in
+# FAULT_SERVE; returns once it listens (30 s at most). Not under timeout: a
+# signal sent to FAULT_SERVE must reach serve itself, which bounds its own
+# wait and client (SECONDS each, default 30).
 fault_serve_start() {
-  timeout -k 5 60 "$RDMACHECK" serve --once -d rxe1 --bind 198.18.0.2 --wait 30 --client-deadline 30 \
-    >"$OUT/faults/serve.log" 2>&1 &
+  local bin=${1:-$RDMACHECK} log=${2:-$OUT/faults/serve.log} secs=${3:-30} i
+  "$bin" serve --once -d rxe1 --bind 198.18.0.2 --wait "$secs" --client-deadline "$secs" >"$log" 2>&1 &
   FAULT_SERVE=$!
-  local i
-  for ((i = 0; i < 100; i++)); do
-    grep -q '^rdmacheck serve: rxe1 on' "$OUT/faults/serve.log" && return 0
+  for ((i = 0; i < 300; i++)); do
+    grep -q '^rdmacheck serve: rxe1 on' "$log" && return 0
     sleep 0.1
   done
 }
@@ -466,11 +453,9 @@ run_asan() {
   asan_run bench-write "0" "$bin" bench -d rxe0 --peer-dev rxe1 -D 2
   asan_run bench-lat "0" "$bin" bench -d rxe0 --peer-dev rxe1 --lat -n 500
   asan_run watch "0 1" "$bin" watch --count 2 --interval 1
-  timeout -k 5 90 "$bin" serve --once -d rxe1 --bind 198.18.0.2 --wait 60 --client-deadline 60 >"$d/serve.out" 2>&1 &
-  local spid=$! i
-  for ((i = 0; i < 150; i++)); do grep -q '^rdmacheck serve: rxe1 on' "$d/serve.out" && break; sleep 0.2; done
+  fault_serve_start "$bin" "$d/serve.out" 60
   asan_run peer "0 1" "$bin" --peer 198.18.0.2 -d rxe0 --checks hung-qp,sge-page-crossing,bandwidth
-  wait "$spid"
+  wait "$FAULT_SERVE"
   asan_run serve-side "0 1" true
   # Ctrl-C in the middle of the hung-qp probe: released, then 130.
   ( sleep 1.5; pkill -INT -f 'rdmacheck-asan -d rxe0 --checks hung-qp' ) &

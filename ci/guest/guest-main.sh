@@ -254,15 +254,11 @@ run_scenario() {
   # unnoticed: no device's PD/CQ/QP/MR count is above where it was, within
   # 3 s of rdmacheck's exit (the kernel frees a process's objects when its
   # verbs fds close).
-  for ((i = 0; i < 30; i++)); do
-    res_after=$(res_counts)
-    res_not_above "$res_before" "$res_after" && break
-    sleep 0.1
-  done
-  if res_not_above "$res_before" "$res_after"; then
+  if res_settle "$res_before"; then
+    res_after=$RES_AFTER
     record PASS "$scn: rdmacheck left no PD/CQ/QP/MR behind" "$res_after"
   else
-    record FAIL "$scn: rdmacheck left no PD/CQ/QP/MR behind" "before: $res_before; after: $res_after"
+    record FAIL "$scn: rdmacheck left no PD/CQ/QP/MR behind" "before: $res_before; after: $RES_AFTER"
   fi
   [[ -n "$trace" ]] && audit_scenario "$scn" "$trace"
   phase_lap ph_res

@@ -144,3 +144,16 @@ res_not_above() {
     split(n, nd, " [|] "); for (i in nd) { k = split(nd[i], f, " "); for (j = 2; j < k; j += 2) if (f[j + 1] + 0 > before[f[1] " " f[j]] + 0) exit 1 }
   }'
 }
+
+# res_settle BEFORE: waits up to 3 s for no device's PD/CQ/QP/MR count to be
+# above BEFORE (the kernel frees a process's objects when its verbs fds
+# close); RES_AFTER is the last reading. False when it never got there.
+res_settle() {
+  local i
+  for ((i = 0; i < 30; i++)); do
+    RES_AFTER=$(res_counts)
+    res_not_above "$1" "$RES_AFTER" && return 0
+    sleep 0.1
+  done
+  return 1
+}
