@@ -35,7 +35,8 @@ Options:
   --verbose       stream the whole guest console, not only result lines
 Environment: RDMACHECK_VM_CACHE (image cache, default /var/cache/rdmacheck-vm),
 RDMACHECK_BAZEL_FLAGS (extra flags of its bazel builds; .ci/run: --config=ci),
-RDMACHECK_GUEST_ASAN (0: no --config=asan build, the asan step SKIPs)
+RDMACHECK_GUEST_ASAN (0: no --config=asan build, the asan step SKIPs),
+GUEST_AUDIT_SCENARIOS (0: scenarios run without the host-write audit)
 EOF
 }
 
@@ -84,32 +85,24 @@ if ((BUILD)); then
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
   t "guest-tagged tests: ${TESTS[*]:-none}"
   # rdmacheck as the README builds it for a node (-c opt: what the bench
-  # times); the test binaries as `bazel test` builds them.
-  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} -c opt --noshow_progress //:rdmacheck >"$SHARE/out/bazel-build.log" 2>&1 ||
-    { hfail "bazel build -c opt //:rdmacheck (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
-  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress //checks:live //acts:model_grid \
-    //ci/guest/audit:open_audit.so >>"$SHARE/out/bazel-build.log" 2>&1 ||
-    { hfail "bazel build //checks:live //acts:model_grid //ci/guest/audit:open_audit.so (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
+  # times), and the guest's test binaries in the same configuration, so that
+  # they share its compiled libraries (a third configuration would compile
+  # the tree once more). `bazel test` builds with ASan (.bazelrc): the
+  # --config=asan rdmacheck is that build's, already done by .ci/run.
+  timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} -c opt --noshow_progress //:rdmacheck //checks:live //acts:model_grid \
+    //ci/guest/audit:open_audit.so "${TESTS[@]}" >"$SHARE/out/bazel-build.log" 2>&1 ||
+    { hfail "bazel build -c opt //:rdmacheck //checks:live //acts:model_grid //ci/guest/audit:open_audit.so and the guest tests (see $SHARE/out/bazel-build.log)"; tail -20 "$SHARE/out/bazel-build.log"; }
   # The same binary under ASan and UBSan, for the asan step (faults.bash).
   if [[ "${RDMACHECK_GUEST_ASAN:-1}" == 1 ]]; then
     timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --config=asan --noshow_progress //:rdmacheck >>"$SHARE/out/bazel-build.log" 2>&1 ||
       { hfail "bazel build --config=asan //:rdmacheck"; tail -20 "$SHARE/out/bazel-build.log"; }
   fi
-  if ((${#TESTS[@]})); then
-    timeout 1800 bazel build ${RDMACHECK_BAZEL_FLAGS:-} --noshow_progress "${TESTS[@]}" >>"$SHARE/out/bazel-build.log" 2>&1 ||
-      { hfail "bazel build of the guest tests"; tail -20 "$SHARE/out/bazel-build.log"; }
-  fi
 else
   mapfile -t TESTS < <(timeout 600 bazel query --keep_going --noshow_progress \
     'attr(tags, "guest", tests(//...))' 2>/dev/null | grep '^//')
 fi
-BIN=$(bazel info bazel-bin 2>/dev/null) || BIN=$REPO/bazel-out/k8-fastbuild/bin
-OPT_BIN=$(bazel info -c opt bazel-bin 2>/dev/null) || OPT_BIN=$REPO/bazel-out/k8-opt/bin
-if [[ -x "$OPT_BIN/rdmacheck" ]]; then
-  cp "$OPT_BIN/rdmacheck" "$SHARE/bin/rdmacheck"
-elif [[ -x "$BIN/rdmacheck" ]]; then  # --no-build after a plain build
-  cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
-fi
+BIN=$(bazel info -c opt bazel-bin 2>/dev/null) || BIN=$REPO/bazel-out/k8-opt/bin
+[[ -x "$BIN/rdmacheck" ]] && cp "$BIN/rdmacheck" "$SHARE/bin/rdmacheck"
 ASAN_BIN=$(bazel info --config=asan bazel-bin 2>/dev/null) && [[ -x "$ASAN_BIN/rdmacheck" ]] &&
   cp "$ASAN_BIN/rdmacheck" "$SHARE/bin/rdmacheck-asan"
 # The `bazel test //checks:live` suite (every check as a gtest case), run once on the real pair.
@@ -178,6 +171,8 @@ cp -r "$REPO/fixtures" "$SHARE/fixtures"
   echo "GUEST_SCENARIOS='$SCENARIOS'"
   echo "GUEST_STEPS='$STEPS'"
   echo "GUEST_ONLY_SMOKE=$SMOKE_ONLY"
+  # 0: the scenarios' runs without the host-write audit's strace (faults.bash).
+  echo "GUEST_AUDIT_SCENARIOS=${GUEST_AUDIT_SCENARIOS:-1}"
 } >"$SHARE/env.sh"
 # The guest reads its settings from env.sh before guest-main.sh.
 printf 'source /mnt/share/env.sh\nsource /mnt/share/guest-main.sh\n' >"$SHARE/entry.sh"
