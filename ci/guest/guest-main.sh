@@ -232,8 +232,13 @@ run_scenario() {
   ((${#command[@]})) && run=("${command[@]}")
   # The host-write audit (faults.bash): rdmacheck itself under strace, not
   # a container engine's run line (65 and the engine scenarios: the process
-  # started is the engine's). GUEST_AUDIT_SCENARIOS=0 turns it off.
-  if ((AUDIT_ENABLED)) && [[ "${GUEST_AUDIT_SCENARIOS:-1}" == 1 ]] && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
+  # started is the engine's). Off by default (GUEST_AUDIT_SCENARIOS=1 turns
+  # it on): measured with every scenario traced, the probes' data path ran
+  # several times slower under strace (sge-page-crossing 0.78 s -> past its
+  # 10 s deadline, write bandwidth 0.076 Gb/s against the plan's 0.1), so
+  # probe and bandwidth scenarios fail for the tracer, not for rdmacheck.
+  # The audit step (faults.bash run_audit) traces one run of each kind.
+  if ((AUDIT_ENABLED)) && [[ "${GUEST_AUDIT_SCENARIOS:-0}" == 1 ]] && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
     # In the guest's own RAM, not on the 9p share: strace writes a line per
     # traced call, and each write to the share is a round trip to the host.
     trace=$AUDIT_DIR/$base.trace
