@@ -13,9 +13,9 @@
 #     with verdicts, no crash; the device is added back after.
 # Each trial is one line of out/faults.tsv; one result line per kind.
 #
-# The audit (audit_*, used by run_scenario): every scenario's rdmacheck runs
-# (outside a container) under `strace -f --seccomp-bpf` tracing the calls other than open that can
-# change the host, with open_audit.so preloaded for the opens for writing;
+# The audit (audit_*, used by run_audit, and by run_scenario with
+# GUEST_AUDIT_SCENARIOS=1): rdmacheck under `strace -f --seccomp-bpf`
+# tracing the calls other than open that can change the host, with open_audit.so preloaded for the opens for writing;
 # audit_check reads both. audit_selftest proves the audit fails
 # on a write to /proc/sys and on a RTM_NEWLINK.
 
@@ -331,7 +331,7 @@ fault_peer_kill() {
     if ((named)) && ((took <= 40)) && [[ -z "$leak" ]] && jq -e '.checks | length > 0' "$log.json" >/dev/null 2>&1; then
       ok=$((ok + 1))
     else
-      bad+=("SIGKILL of the far end ${d}s into its session (mid-probe: $landed): exit $rc after ${took}s, peer named: $named ${leak}")
+      bad+=("SIGKILL of the far end ${d}s after its first probe (mid-probe: $landed): exit $rc after ${took}s, peer named: $named ${leak}")
     fi
   done
   local detail="$ok/$n ended within the deadline: $mid kills landed mid-probe and $NAMED_LOST of those FAILed naming 198.18.0.2, $((ok - NAMED_LOST)) passed (the far end had done its part), $((SECONDS - t0))s"
