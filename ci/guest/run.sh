@@ -3,7 +3,7 @@
 # Bazel, makes sure the Soft-RoCE guest image exists (cached), boots the guest
 # once with the binaries, scenarios and fixtures on a 9p share, and reports.
 #
-#   bash ci/guest/run.sh                      # everything, 20 min budget
+#   bash ci/guest/run.sh                      # everything, 40 min budget
 #   bash ci/guest/run.sh --timeout 600 --scenarios '0[1-3]-*' --verbose
 #
 # Prints the guest's result lines (PASS/FAIL/XFAIL/XPASS/SKIP/TIME) as they
@@ -15,14 +15,14 @@ set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-1800}
+TIMEOUT=${RDMACHECK_GUEST_TIMEOUT:-2400}
 OUTDIR="" SCENARIOS="" STEPS="" VERBOSE=0 SMOKE_ONLY=0 BUILD=1
 
 usage() {
   sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   cat <<'EOF'
 Options:
-  --timeout S     hard limit for the guest boot, seconds (default 1800,
+  --timeout S     hard limit for the guest boot, seconds (default 2400,
                   or $RDMACHECK_GUEST_TIMEOUT)
   --out DIR       where the guest's outputs are kept (default: a new
                   /tmp/rdmacheck-guest.XXXXXX/out)

@@ -1,4 +1,4 @@
-# The healthy pair under rxe_guest_perf.plan ([perf] at least 0.1 Gb/s WRITE
+# The healthy pair under rxe_guest_perf.plan ([perf] at least 0.07 Gb/s WRITE
 # bandwidth, at most 1 ms WRITE latency): bandwidth and latency PASS with
 # their figures. ib_write_bw runs first over the same pair, and both figures
 # are printed side by side (the perf step compares them properly).

@@ -1,6 +1,6 @@
 # A token bucket on va that holds a full-size packet (`tbf rate 50mbit burst
-# 256kbit latency 400ms`: 32 KB): RoCE passes at 50 Mbit/s, a quarter of the
-# plan's 0.1 Gb/s minimum short. bandwidth FAILs with the measured figure and
+# 256kbit latency 400ms`: 32 KB): RoCE passes at 50 Mbit/s, short of the
+# plan's 0.07 Gb/s minimum. bandwidth FAILs with the measured figure and
 # the qdisc first among the causes.
 name="tbf 50mbit burst 256kbit on va: bandwidth FAIL with the capped figure"
 mtu=9000
