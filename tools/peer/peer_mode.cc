@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <streambuf>
 #include <thread>
 #include <utility>
@@ -505,7 +506,17 @@ int RunServeCommand(const ServeOptions& options, std::ostream& out, std::ostream
       code = 3;
       break;
     }
-    absl::Status st = ServeClient(*ch, *served, tool_version, client_s, out);
+    // Each line goes out as it is written: with stdout a file, an unflushed
+    // session log shows nothing until the session ends, and whoever watches
+    // it (an operator's tail -f, a supervisor) cannot tell a live session
+    // from a hung one.
+    absl::Status st;
+    {
+      std::mutex line_mu;
+      LineSink sink(out, line_mu);
+      std::ostream log(&sink);
+      st = ServeClient(*ch, *served, tool_version, client_s, log);
+    }
     out.flush();
     if (!st.ok()) code = 1;
     if (once || g_serve_stop.load()) break;

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -122,6 +124,65 @@ TEST(ServeClients, AClientsThousandsOfVerdictsAreCountedNotEchoed) {
   EXPECT_THAT(log, HasSubstr("verdict: FAIL check-0 ..."));
   EXPECT_THAT(log, HasSubstr("5 more not shown"));
   EXPECT_LT(std::count(log.begin(), log.end(), '\n'), 20);
+}
+
+// An ostream buffer that, like a block-buffered file, shows what was written
+// only when it is flushed.
+class ShownOnFlush : public std::stringbuf {
+ public:
+  std::string shown() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return shown_;
+  }
+
+ protected:
+  int sync() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    shown_ += str();
+    str("");
+    return 0;
+  }
+
+ private:
+  std::mutex mu_;
+  std::string shown_;
+};
+
+TEST(RunServeCommand, OnceShowsEachSessionLineWhileTheClientIsStillConnected) {
+  ShownOnFlush buf;
+  std::ostream out(&buf);
+  std::ostringstream err;
+  ServeOptions opts;
+  opts.bind = "127.0.0.1";
+  opts.port = 0;
+  opts.once = true;
+  opts.wait_s = 10;
+  opts.device = "rxe1";
+  auto gather = [](const std::optional<std::string>&) -> absl::StatusOr<DeviceView> {
+    return FixtureProfile("rxe_mtu9000.profile");
+  };
+  int code = -1;
+  std::thread serve([&] { code = RunServeCommand(opts, out, err, gather, "0.1.0"); });
+  int port = 0;
+  for (int i = 0; i < 500 && port == 0; ++i) {
+    const std::string s = buf.shown();
+    const size_t at = s.find("127.0.0.1:");
+    if (at != std::string::npos) port = std::atoi(s.c_str() + at + 10);
+    if (port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_NE(port, 0) << "no listening line: " << buf.shown() << err.str();
+  {
+    ASSERT_OK_AND_ASSIGN(PeerClient c, PeerClient::Open(absl::StrCat("127.0.0.1:", port), Local(), "0.1.0"));
+    bool seen = false;
+    for (int i = 0; i < 200 && !seen; ++i) {
+      seen = buf.shown().find("rdmacheck 0.1.0, device rxe0\n") != std::string::npos;
+      if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(seen) << "the session's first line was held back while it ran: " << buf.shown();
+  }
+  serve.join();
+  EXPECT_EQ(code, 0) << err.str();
+  EXPECT_THAT(buf.shown(), HasSubstr("done, 0 probes and 0 bench sessions served"));
 }
 
 }  // namespace
