@@ -284,10 +284,9 @@ fault_kind() {
 # The far end killed mid-run: once serve has logged the client's hello,
 # SIGKILL at a random moment up to 2 s later: while the far end holds the
 # bandwidth run's QPs (its bench session comes first and lasts about 1.2 s),
-# or during hung-qp or sge-page-crossing, which follow. Measured: 0 of 10
-# kills landed, even 0.037 s after the hello line showed: `serve --once`
-# writes its session's lines to the log unflushed, so they appear only once
-# the session is done (the multi-client path flushes each line).
+# or during hung-qp or sge-page-crossing, which follow. serve flushes each
+# session line as it is written, so the hello line shows while the session
+# runs (measured: 10 of 10 kills landed mid-probe).
 # This end must end within its deadline; a kill that landed before the far
 # end logged "done" must give a report whose failing check names the lost
 # peer (a kill after it is a run that passes). No kill landing is an XFAIL.

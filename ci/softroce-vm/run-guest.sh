@@ -13,6 +13,8 @@
 set -uo pipefail
 
 IMG="" SHARE="" SCRIPT=guest-main.sh TO=1200 MEM=${RDMACHECK_VM_MEM:-3072} SMP=${RDMACHECK_VM_SMP:-2}
+# Extra kernel command-line words, for experiments (e.g. a clocksource).
+APPEND=${RDMACHECK_VM_APPEND:-}
 while (($#)); do
   case "$1" in
     --image) IMG=$2; shift 2 ;;
@@ -31,7 +33,7 @@ timeout -k 10 --foreground "$TO" qemu-system-x86_64 \
   -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
   -nic none -nodefaults -no-user-config -display none -serial stdio -no-reboot \
   -kernel "$IMG/vmlinuz" -initrd "$IMG/initrd.img" \
-  -append "console=ttyS0 panic=-1 loglevel=4 rdmacheck.script=$SCRIPT" \
+  -append "console=ttyS0 panic=-1 loglevel=4 rdmacheck.script=$SCRIPT${APPEND:+ $APPEND}" \
   -virtfs "local,path=$SHARE,mount_tag=share,security_model=none,id=share" \
   -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
 st=$?
