@@ -57,8 +57,9 @@ std::optional<double> SecondsAsUs(const json& v) {
 
 Qdisc FromJson(const json& e) {
   Qdisc q;
-  q.kind = e.value("kind", "");
-  if (e.value("root", false)) {
+  q.kind = e["kind"].get<std::string>();  // the caller made sure it is a string
+  // json::value() throws when the field has another type ("root": 0).
+  if (e.contains("root") && e["root"].is_boolean() && e["root"].get<bool>()) {
     q.parent = "root";
   } else if (e.contains("parent") && e["parent"].is_string()) {
     q.parent = e["parent"].get<std::string>();

@@ -95,6 +95,13 @@ TEST(ParseTcQdiscJson, WhatIsNotJsonIsAnErrorNamingWhere) {
   // uncaught exception.
   EXPECT_THAT(ParseTcQdiscJson(R"([{"kind":"tbf","dev":"va","options":{"rate":137E3978}}])", "tc"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tc: not JSON the reader can hold")));
+  // Found by fuzz/json_fuzz: "root" that is not a boolean is not a root
+  // qdisc, and not an uncaught exception either.
+  ASSERT_OK_AND_ASSIGN(QdiscsByNetdev r,
+                       ParseTcQdiscJson(R"([{"kind":"noqueue","dev":"vb","root":0,"parent":"1:"}])", "tc"));
+  ASSERT_EQ(r["vb"].size(), 1u);
+  EXPECT_EQ(r["vb"][0].kind, "noqueue");
+  EXPECT_EQ(r["vb"][0].parent, "1:");
   // Entries it cannot place are left out, not guessed at.
   ASSERT_OK_AND_ASSIGN(QdiscsByNetdev q, ParseTcQdiscJson(R"([{"kind":"tbf"},{"dev":"va"},7])", "tc"));
   EXPECT_TRUE(q.empty());
