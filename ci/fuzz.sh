@@ -8,9 +8,8 @@
 # regression test replays it from then on.
 #
 #   bash ci/fuzz.sh [--seconds S] [--out DIR] [TARGET...]
-# Builds in its own output base (FUZZ_OUTPUT_BASE, default
-# /tmp/rdmacheck-fuzz-ob-UID-<hash of this checkout>): switching compilers in one output base
-# rebuilds everything twice. Extra bazel flags: RDMACHECK_BAZEL_FLAGS.
+# Builds in the clang output base of ci/clang-ob.sh (FUZZ_OUTPUT_BASE), shared
+# with ci/clang-tests.sh. Extra bazel flags: RDMACHECK_BAZEL_FLAGS.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=10 OUT="" TARGETS=()
@@ -18,14 +17,13 @@ while (($#)); do
   case "$1" in
     --seconds) SECONDS_EACH=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
 done
 OUT=${OUT:-$(mktemp -d /tmp/rdmacheck-fuzz.XXXXXX)}
 mkdir -p "$OUT"
-OB=${FUZZ_OUTPUT_BASE:-/tmp/rdmacheck-fuzz-ob-$(id -u)-$(pwd | md5sum | cut -c1-8)}
-bz() { bazel --output_base="$OB" "$@"; }
+source ci/clang-ob.sh
 trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
 
 if ((${#TARGETS[@]} == 0)); then
