@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/time/clock.h"
+#include "util/clock.h"
 
 namespace rdmacheck {
 
@@ -116,12 +116,12 @@ CapsKey Key(const QpCaps& c) {
 class Prober {
  public:
   Prober(Device& dev, const QpRequest& req, const DiagnoseOptions& o)
-      : dev_(dev), req_(req), max_(o.max_creates), until_(absl::Now() + o.deadline) {}
+      : dev_(dev), req_(req), max_(o.max_creates), until_(MonotonicSeconds() + absl::ToDoubleSeconds(o.deadline)) {}
 
   std::optional<bool> Probe(const QpCaps& caps) {
     auto it = memo_.find(Key(caps));
     if (it != memo_.end()) return it->second;
-    if (creates_ >= max_ || absl::Now() > until_) return std::nullopt;
+    if (creates_ >= max_ || MonotonicSeconds() > until_) return std::nullopt;
     QpRequest r = req_;
     r.caps = caps;
     ++creates_;
@@ -136,7 +136,7 @@ class Prober {
   Device& dev_;
   QpRequest req_;
   int max_;
-  absl::Time until_;
+  double until_;  // MonotonicSeconds
   int creates_ = 0;
   std::map<CapsKey, bool> memo_;
 };
@@ -297,7 +297,7 @@ std::optional<uint32_t> LargestExactRequest(Device& dev, const QpRequest& req, Q
 absl::StatusOr<CreateQpDiagnosis> DiagnoseCreateQp(Device& dev, const DeviceInfo& info,
                                                    const QpRequest& req,
                                                    const DiagnoseOptions& options) {
-  const absl::Time t0 = absl::Now();
+  const double t0 = MonotonicSeconds();
   CreateQpDiagnosis d;
   d.device = dev.Describe();
   d.device_name = info.name;
@@ -353,7 +353,7 @@ absl::StatusOr<CreateQpDiagnosis> DiagnoseCreateQp(Device& dev, const DeviceInfo
   }
   AddRelations(dev, info, req, d.granted, options, d);
   d.creates = p.creates() + 1;
-  d.seconds = absl::ToDoubleSeconds(absl::Now() - t0);
+  d.seconds = MonotonicSeconds() - t0;
   return d;
 }
 

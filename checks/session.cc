@@ -5,7 +5,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "acts/driver_model.h"
 #include "acts/live_device.h"
@@ -55,7 +54,7 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
     in.view.provenance.push_back(absl::StrCat(
         "captured by rdmacheck ", kToolVersion, " on ", in.view.host.hostname.value_or("?"), ", kernel ",
         in.view.host.kernel.value_or("?"), ", ",
-        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone())));
+        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", WallNow(), absl::UTCTimeZone())));
   }
   if (src.plan) {
     PhaseTimer t(&in.phases, "plan");
@@ -110,7 +109,7 @@ RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Tim
 
 RunReport Session::Run(const RunInputs& in, const std::vector<const Check*>& checks,
                        DeviceFactory device_for) const {
-  const absl::Time started = absl::Now();
+  const absl::Time started = WallNow();
   const double t0 = MonotonicSeconds();
   if (!device_for) device_for = DevicesOf(in.view);
   CheckContext ctx{in.view, in.plan, in.options, device_for};

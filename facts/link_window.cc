@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "facts/hw_counters.h"
 #include "facts/pci.h"
@@ -121,7 +120,7 @@ void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, Device
       if (InWindow(o, d)) win.unwatched[d.name] = "not watched (not this host's devices)";
   }
 
-  win.started = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+  win.started = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", WallNow(), absl::UTCTimeZone());
   Sample(sys, o, view, /*after=*/false);
   const double t0 = MonotonicSeconds();
   const double end = t0 + std::max(0.0, o.seconds);

@@ -4,6 +4,13 @@
 //   const double deadline = MonotonicSeconds() + 2.0;
 //   while (MonotonicSeconds() < deadline) { ... }
 //
+// WallNow: the wall clock, for timestamps only (a report's started_at).
+// Not absl::Now(): its slow path retries clock_gettime(CLOCK_REALTIME) until
+// one call completes within about a million TSC cycles
+// (absl/time/clock.cc, GetCurrentTimeNanosFromKernel), so where every system
+// call is that slow (rdmacheck under `strace -f` in an emulated guest, each
+// call a ptrace stop) it never returns: a run hung at its first timestamp.
+//
 // FastSeconds: the CPU's time-stamp counter (x86 rdtsc) in seconds, for the
 // loops that read the clock at every turn (the bench's post/poll loop and
 // ping-pong). Where the kernel's clocksource is not the TSC (a VM on hpet or
@@ -22,11 +29,15 @@
 
 #include <chrono>
 
+#include "absl/time/time.h"
+
 namespace rdmacheck {
 
 inline double MonotonicSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+inline absl::Time WallNow() { return absl::FromChrono(std::chrono::system_clock::now()); }
 
 double FastSeconds();
 
