@@ -13,11 +13,13 @@
 #     with verdicts, no crash; the device is added back after.
 # Each trial is one line of out/faults.tsv; one result line per kind.
 #
-# The audit (audit_*, used by run_audit, and by run_scenario with
-# GUEST_AUDIT_SCENARIOS=1): rdmacheck under `strace -f --seccomp-bpf`
-# tracing the calls other than open that can change the host, with open_audit.so preloaded for the opens for writing;
-# audit_check reads both. audit_selftest proves the audit fails
-# on a write to /proc/sys and on a RTM_NEWLINK.
+# The audit (audit_*): every scenario's rdmacheck run (run_scenario) with
+# open_audit.so preloaded, which records opens for writing, file-system
+# changes, programs started and netlink messages; the audit step's runs of
+# each kind (run_audit) under `strace -f --seccomp-bpf` as well, which sees
+# the raw system calls other than open. audit_check reads whichever records
+# a run has. audit_selftest proves both fail on a write to /proc/sys and on
+# a RTM_NEWLINK, and pass a listing.
 
 # --- the audit ------------------------------------------------------------------
 
@@ -54,8 +56,10 @@ audit_wrap() {
 # list: nft (-j) list, *tables-*save, tc/ip/rdma show, ethtool; netlink
 # requests that only read (GET, dumps).
 audit_check() {
-  local trace=$1 allowed=${2:-/nonexistent}
-  [[ -e "$trace.opens" ]] || : >"$trace.opens"
+  local trace=$1 allowed=${2:-/nonexistent} f
+  local -a files=()
+  for f in "$trace" "$trace.opens"; do [[ -e "$f" ]] && files+=("$f"); done
+  ((${#files[@]})) || { echo "no record: neither $trace nor $trace.opens"; return 1; }
   awk -v allowed="$allowed" '
     function bad(what) { print what ": " $0; n++ }
     function hex(h,   i, v) { v = 0; h = tolower(h); for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
@@ -69,6 +73,26 @@ audit_check() {
       return p ~ /^\/tmp\// || p == "/dev/null" || p ~ /^\/dev\/pts\// || p == "/dev/tty" ||
              p ~ /^\/dev\/infiniband\// || p == allowed || index(p, allowed ".tmp.") == 1
     }
+    FILENAME !~ /\.opens$/ { seen_trace = 1 }
+    # The other records of open_audit.so: "PID fs CALL PATH", "PID spawn PROG
+    # ARG...", "PID netlink PROTO TYPE FLAGS", "PID start EXE".
+    FILENAME ~ /\.opens$/ && $2 == "start" { starts++; next }
+    FILENAME ~ /\.opens$/ && $2 == "fs" {
+      path = $0; sub(/^[0-9]+ fs [a-z]+ /, "", path)
+      if (!allowed_path(path)) bad("changed the file system")
+      next
+    }
+    FILENAME ~ /\.opens$/ && $2 == "spawn" {
+      cmd = $0; sub(/^[0-9]+ spawn /, "", cmd)
+      if (!listing(cmd)) bad("ran a program that is not a listing")
+      next
+    }
+    FILENAME ~ /\.opens$/ && $2 == "netlink" {
+      proto = $3 == 0 ? "ROUTE" : $3 == 12 ? "NETFILTER" : $3 == 20 ? "RDMA" : $3
+      why = nl_change(proto, $4 + 0)
+      if (why != "") bad(why)
+      next
+    }
     # open_audit.so: "123 openat 0x241 /sys/..." or "123 fopen w /path".
     FILENAME ~ /\.opens$/ {
       path = $0; sub(/^[0-9]+ [a-z]+ [^ ]+ /, "", path)
@@ -80,18 +104,32 @@ audit_check() {
       bad("changed the file system"); next
     }
     / (mount|umount2)\(/ { bad("mounted"); next }
+    # A program started ("prog arg ..."): rdmacheck itself, or a listing.
+    function listing(cmd,   prog) {
+      prog = cmd; sub(/ .*/, "", prog)
+      sub(/^.*\//, "", prog); sub(/^[^ ]*\//, "", cmd)
+      if (prog == "rdmacheck") return 1
+      if (cmd ~ /^nft (-j )?list ruleset$/) return 1
+      if (prog ~ /^(ip6?tables-(nft|legacy)-save)$/ && cmd !~ / -[^c]/) return 1
+      if (cmd ~ /^tc (-j )?(-s )?(-d )?qdisc show/) return 1
+      if (cmd ~ /^ip (-j )?(-d )?(-s )?(link|addr|address|route|rule|neigh) (show|list)/) return 1
+      if (cmd ~ /^rdma (-j )?(-d )?(-p )?(dev|link|res|system|statistic) show/) return 1
+      if (cmd ~ /^ethtool (-i|-m|-S|--json -S|--module-info)? ?[A-Za-z0-9._-]+$/) return 1
+      return 0
+    }
+    # A netlink message by protocol number and type, as numbers (the
+    # preload) or as strace decodes them (0x.. when it could not name them).
+    function nl_change(proto, ty) {
+      if (proto == "ROUTE" && ty >= 16 && ty % 4 != 2) return "netlink change (rtnetlink type " ty ")"
+      if (proto == "NETFILTER" && (ty == 16 || (int(ty / 256) == 10 && !((ty % 256) in nft_get)))) return "nftables change (type " ty ")"
+      if (proto == "RDMA" && int(ty / 1024) == 5 && ((ty % 1024) in rdma_set)) return "rdma netlink change (op " ty % 1024 ")"
+      return ""
+    }
     / (execve|execveat)\(/ {
       if ($0 ~ /= -1 ENOENT/) next   # execvp trying PATH entries
       cmd = $0; sub(/^[^[]*\[/, "", cmd); sub(/\].*$/, "", cmd); gsub(/"/, "", cmd); gsub(/, /, " ", cmd)
-      prog = cmd; sub(/ .*/, "", prog)
-      if (prog ~ /(^|\/)rdmacheck$/) next
-      if (cmd ~ /^nft (-j )?list ruleset$/) next
-      if (prog ~ /^(ip6?tables-(nft|legacy)-save)$/ && cmd !~ / -[^c]/) next
-      if (cmd ~ /^tc (-j )?(-s )?(-d )?qdisc show/) next
-      if (cmd ~ /^ip (-j )?(-d )?(-s )?(link|addr|address|route|rule|neigh) (show|list)/) next
-      if (cmd ~ /^rdma (-j )?(-d )?(-p )?(dev|link|res|system|statistic) show/) next
-      if (cmd ~ /^ethtool (-i|-m|-S|--json -S|--module-info)? ?[A-Za-z0-9._-]+$/) next
-      bad("ran a program that is not a listing"); next
+      if (!listing(cmd)) bad("ran a program that is not a listing")
+      next
     }
     # -yy names the socket: "sendto(3<NETLINK:[ROUTE:210]>, [{nlmsg_len=..,
     # nlmsg_type=RTM_NEWLINK or 0x10 /* NLMSG_??? */, ...". Numbers as in
@@ -112,21 +150,27 @@ audit_check() {
         if (t ~ /RDMA_NLDEV_CMD_(SET|NEWLINK|DELLINK|SYS_SET|STAT_SET|STAT_DEL|NEWDEV|DELDEV)([^A-Z_]|$)/) { bad("rdma netlink change (" t ")"); next }
         if (t ~ /NFT_MSG_(NEW|DEL|DESTROY|GETOBJ_RESET|GETRULE_RESET|GETSETELEM_RESET)|NFNL_MSG_BATCH_BEGIN/) { bad("nftables change (" t ")"); next }
         if (t !~ /^0x/) continue
-        ty = hex(substr(t, 3))
-        if (proto == "ROUTE" && ty >= 16 && ty % 4 != 2) { bad("netlink change (rtnetlink type " ty ")"); next }
-        if (proto == "NETFILTER" && (ty == 16 || (int(ty / 256) == 10 && !((ty % 256) in nft_get)))) { bad("nftables change (type " ty ")"); next }
-        if (proto == "RDMA" && int(ty / 1024) == 5 && ((ty % 1024) in rdma_set)) { bad("rdma netlink change (op " ty % 1024 ")"); next }
+        why = nl_change(proto, hex(substr(t, 3)))
+        if (why != "") { bad(why); next }
       }
       next
     }
-    END { exit (n > 0) }
-  ' "$trace" "$trace.opens"
+    # With only the record of the preload, it must show it was loaded.
+    END {
+      if (!seen_trace && !starts) { print "no record: the preload was not loaded (no start line)"; n++ }
+      exit (n > 0)
+    }
+  ' "${files[@]}"
 }
 
-# audit_summary TRACE: "N calls traced, M programs run".
+# audit_summary TRACE: what the records hold, by kind.
 audit_summary() {
-  awk 'FILENAME ~ /opens$/ { o++; next } / (execve|execveat)\(/ && !/ENOENT/ { e++ } { n++ }
-       END { printf "%d calls traced, %d programs run, %d opens for writing", n, e, o }' "$1" "$1.opens"
+  cat "$1" "$1.opens" 2>/dev/null | awk -v traced="$([[ -e "$1" ]] && echo 1 || echo 0)" '
+    $2 == "start" { p++; next } $2 == "spawn" { e++; next } $2 == "netlink" { m++; next }
+    $2 == "fs" { f++; next } $2 ~ /^(open|openat|creat|fopen|freopen)$/ { o++; next }
+    / (execve|execveat)\(/ && !/ENOENT/ { e++ } { n++ }
+    END { printf "%s%d programs under the preload, %d started, %d opens for writing, %d file-system changes, %d netlink messages",
+                 traced ? n " calls traced by strace, " : "", p, e, o, f, m }'
 }
 
 # audit_selftest: the audit must catch what it is for. Each bad command
@@ -155,6 +199,16 @@ audit_selftest() {
   c2=${EPOCHREALTIME/./}
   warn=$(strace -f --seccomp-bpf -o /dev/null -e trace=execve true 2>&1 | head -c 200)
   echo "TIME: audit: 20000 untraced write(2)s: $(((c1 - c0) / 1000)) ms bare, $(((c2 - c1) / 1000)) ms under the audit's strace${warn:+ (strace says: $warn)}"
+  # What the preload costs a whole run (it audits every scenario's): the
+  # live checklist without the traffic probes (every sysfs read an open),
+  # bare and preloaded, alternating; the medians.
+  local -a bare=() pre=() chk=("$RDMACHECK" --plan "$FIXTURES/plans/rxe_guest.plan" -d rxe0 --skip hung-qp,sge-page-crossing,cq-overrun,memory-budget,bandwidth,latency)
+  local t i
+  for i in 1 2 3; do
+    t=${EPOCHREALTIME/./}; "${chk[@]}" >/dev/null 2>&1; bare+=($(((${EPOCHREALTIME/./} - t) / 1000)))
+    t=${EPOCHREALTIME/./}; env LD_PRELOAD="$AUDIT_PRELOAD" RDMACHECK_OPEN_AUDIT="$d/cost.opens" "${chk[@]}" >/dev/null 2>&1; pre+=($(((${EPOCHREALTIME/./} - t) / 1000)))
+  done
+  echo "TIME: audit: the static checklist, median of 3: $(printf '%s\n' "${bare[@]}" | sort -n | sed -n 2p) ms bare, $(printf '%s\n' "${pre[@]}" | sort -n | sed -n 2p) ms with the preload (bare ${bare[*]}; preloaded ${pre[*]})"
   if audit_check "$d/selftest-sysctl.trace" >"$d/selftest-sysctl.out" || ! grep -q '^opened for writing' "$d/selftest-sysctl.out"; then
     record FAIL "audit: a write to /proc/sys is a violation" "not caught: $(head -c 300 "$d/selftest-sysctl.out")"
     cp "$d"/selftest-sysctl.* "$OUT/audit/"
@@ -167,6 +221,26 @@ audit_selftest() {
   else
     record PASS "audit: ip link set is a violation (RTM_NEWLINK)" "$(grep -m1 'netlink change' "$d/selftest-link.out" | head -c 200)"
   fi
+  # The preload's record alone (what audits every scenario) must catch the
+  # same two and pass the listing.
+  local k
+  for k in sysctl link list; do cp "$d/selftest-$k.trace.opens" "$d/selftest-$k-preload.trace.opens" 2>/dev/null; done
+  if audit_check "$d/selftest-sysctl-preload.trace" >"$d/selftest-sysctl-preload.out" || ! grep -q '^opened for writing' "$d/selftest-sysctl-preload.out"; then
+    record FAIL "audit: the preload alone catches a write to /proc/sys" "not caught: $(head -c 300 "$d/selftest-sysctl-preload.out")"
+  else
+    record PASS "audit: the preload alone catches a write to /proc/sys" "$(grep -m1 '^opened for writing' "$d/selftest-sysctl-preload.out" | head -c 200)"
+  fi
+  if audit_check "$d/selftest-link-preload.trace" >"$d/selftest-link-preload.out" || ! grep -q 'netlink change' "$d/selftest-link-preload.out"; then
+    cp "$d"/selftest-link* "$OUT/audit/"
+    record FAIL "audit: the preload alone catches ip link set (RTM_NEWLINK)" "not caught: $(head -c 300 "$d/selftest-link-preload.out")"
+  else
+    record PASS "audit: the preload alone catches ip link set (RTM_NEWLINK)" "$(grep -m1 'netlink change' "$d/selftest-link-preload.out" | head -c 200)"
+  fi
+  if audit_check "$d/selftest-list-preload.trace" >"$d/selftest-list-preload.out"; then
+    record PASS "audit: the preload alone passes nft -j list ruleset" "$(audit_summary "$d/selftest-list-preload.trace")"
+  else
+    record FAIL "audit: the preload alone passes nft -j list ruleset" "$(head -c 300 "$d/selftest-list-preload.out")"
+  fi
   if audit_check "$d/selftest-list.trace" >"$d/selftest-list.out"; then
     record PASS "audit: nft -j list ruleset is not a violation" "$(audit_summary "$d/selftest-list.trace")"
   else
@@ -178,7 +252,7 @@ audit_selftest() {
 AUDIT_RUNS=0 AUDIT_BAD=0
 audit_scenario() {
   local scn=$1 trace=$2 out allowed=""
-  [[ -s "$trace" ]] || { record FAIL "$scn: rdmacheck wrote nothing on the host (strace)" "no trace"; return; }
+  [[ -s "$trace" || -s "$trace.opens" ]] || { record FAIL "$scn: rdmacheck wrote nothing on the host (audit)" "no record"; return; }
   local i
   for ((i = 0; i < ${#args[@]}; i++)); do
     [[ "${args[i]}" == -o ]] && allowed=${args[i + 1]}
@@ -186,11 +260,11 @@ audit_scenario() {
   done
   AUDIT_RUNS=$((AUDIT_RUNS + 1))
   if out=$(audit_check "$trace" "$allowed"); then
-    record PASS "$scn: rdmacheck wrote nothing on the host (strace)" "$(audit_summary "$trace")"
+    record PASS "$scn: rdmacheck wrote nothing on the host (audit)" "$(audit_summary "$trace")"
     rm -f "$trace" "$trace.opens"
   else
     AUDIT_BAD=$((AUDIT_BAD + 1))
-    record FAIL "$scn: rdmacheck wrote nothing on the host (strace)" "$(head -c 400 <<<"$out")"
+    record FAIL "$scn: rdmacheck wrote nothing on the host (audit)" "$(head -c 400 <<<"$out")"
     cp "$trace" "$trace.opens" "$OUT/audit/" 2>/dev/null
     rm -f "$trace" "$trace.opens"
   fi

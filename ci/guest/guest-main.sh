@@ -9,8 +9,8 @@
 #      scenarios/7?-engine-*.sh under each, engines.bash);
 #   4. `rdmacheck capture` at netdev MTU 1500 and 9000 into out/captures/;
 #   5. the fleet (fleet.bash); 6. the time-to-verdict bench (bench.bash);
-#   7. the fault trials (faults.bash), whose audit also traces every
-#      scenario's rdmacheck run under strace.
+#   7. the fault trials (faults.bash); every scenario's rdmacheck run is
+#      audited for writes to the host (faults.bash audit_*).
 # Prints one line per result and ends with exactly "N passed, M failed";
 # exits 1 when anything failed.
 set -u
@@ -230,19 +230,26 @@ run_scenario() {
   phase_lap ph_fault
   local res_before res_after i id run=("${wrap[@]}" "$RDMACHECK") trace=""
   ((${#command[@]})) && run=("${command[@]}")
-  # The host-write audit (faults.bash): rdmacheck itself under strace, not
-  # a container engine's run line (65 and the engine scenarios: the process
-  # started is the engine's). Off by default (GUEST_AUDIT_SCENARIOS=1 turns
-  # it on): measured with every scenario traced, the probes' data path ran
-  # several times slower under strace (sge-page-crossing 0.78 s -> past its
-  # 10 s deadline, write bandwidth 0.076 Gb/s against the plan's 0.1), so
-  # probe and bandwidth scenarios fail for the tracer, not for rdmacheck.
-  # The audit step (faults.bash run_audit) traces one run of each kind.
-  if ((AUDIT_ENABLED)) && [[ "${GUEST_AUDIT_SCENARIOS:-0}" == 1 ]] && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
-    # In the guest's own RAM, not on the 9p share: strace writes a line per
-    # traced call, and each write to the share is a round trip to the host.
+  # The host-write audit (faults.bash) of every scenario's rdmacheck run:
+  # rdmacheck itself, not a container engine's run line (65 and the engine
+  # scenarios: the process started is the engine's). By the preload alone
+  # (open_audit.so records opens for writing, file-system changes, programs
+  # started and netlink messages): under ptrace the probes' data path ran
+  # 3-6x slower here even with no call stopped (sge-page-crossing 0.44-1.5 s
+  # bare, 2.8-3.8 s with strace attached and tracing nothing but execve), so
+  # probe and bandwidth scenarios failed for the tracer, not for rdmacheck.
+  # GUEST_AUDIT_SCENARIOS=1 adds strace; the audit step (faults.bash
+  # run_audit) runs one of each kind of work under both.
+  if ((AUDIT_ENABLED)) && ((${#wrap[@]} == 0 && ${#command[@]} == 0)); then
+    # In the guest's own RAM, not on the 9p share: each write to the share
+    # is a round trip to the host.
     trace=$AUDIT_DIR/$base.trace
-    mapfile -t audit_prefix < <(audit_wrap "$trace")
+    rm -f "$trace" "$trace.opens"
+    if [[ "${GUEST_AUDIT_SCENARIOS:-0}" == 1 ]]; then
+      mapfile -t audit_prefix < <(audit_wrap "$trace")
+    else
+      audit_prefix=(env "LD_PRELOAD=$AUDIT_PRELOAD" "RDMACHECK_OPEN_AUDIT=$trace.opens")
+    fi
     run=("${audit_prefix[@]}" "${run[@]}")
   fi
   echo "${run[*]} ${args[*]} --format=json"
