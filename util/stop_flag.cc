@@ -9,6 +9,8 @@ constexpr int kChildSlots = 32;
 std::atomic<pid_t> g_children[kChildSlots];
 std::atomic<int> g_guards{0};
 std::atomic<int> g_pending{0};
+std::atomic<int> g_spawning{0};  // BeginSpawn .. EndSpawn, across threads
+std::atomic<int> g_deferred{0};  // a signal that arrived while spawning
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
 void KillChildren() {
@@ -19,7 +21,7 @@ void KillChildren() {
 }
 
 // Async-signal-safe: atomics, kill, signal, raise.
-extern "C" void OnStopSignal(int sig) {
+void Act(int sig) {
   if (g_guards.load() > 0) {
     g_pending.store(sig);
     StopFlag().store(true);
@@ -28,6 +30,16 @@ extern "C" void OnStopSignal(int sig) {
   KillChildren();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
+}
+
+extern "C" void OnStopSignal(int sig) {
+  // A child spawned but not yet registered would be left running: the
+  // spawner acts on the signal once it is registered (EndSpawn).
+  if (g_guards.load() == 0 && g_spawning.load() > 0) {
+    g_deferred.store(sig);
+    return;
+  }
+  Act(sig);
 }
 
 }  // namespace
@@ -71,6 +83,13 @@ void RegisterChild(pid_t pid) {
     pid_t free_slot = 0;
     if (c.compare_exchange_strong(free_slot, pid)) return;
   }
+}
+
+void BeginSpawn() { g_spawning.fetch_add(1); }
+
+void EndSpawn() {
+  if (g_spawning.fetch_sub(1) != 1) return;
+  if (int sig = g_deferred.exchange(0); sig != 0) Act(sig);
 }
 
 void UnregisterChild(pid_t pid) {

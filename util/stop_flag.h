@@ -49,6 +49,13 @@ class SigintGuard {
 void RegisterChild(pid_t pid);
 void UnregisterChild(pid_t pid);
 
+// Around a spawn and its RegisterChild: a process-ending signal that arrives
+// in between (the child running, not yet registered, so not killed) waits
+// for EndSpawn, which then acts on it.
+//   BeginSpawn(); rc = posix_spawnp(&pid, ...); if (rc == 0) RegisterChild(pid); EndSpawn();
+void BeginSpawn();
+void EndSpawn();
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_UTIL_STOP_FLAG_H_

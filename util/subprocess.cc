@@ -124,7 +124,13 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   fds[3] = p[1];
 
   pid_t pid = -1;
-  if (int rc = Spawn(argv, fds[1], fds[3], &pid); rc != 0) {
+  // A signal that ends this process kills the child first (util/stop_flag.h):
+  // no listing tool is left running without its parent.
+  BeginSpawn();
+  const int rc = Spawn(argv, fds[1], fds[3], &pid);
+  if (rc == 0) RegisterChild(pid);
+  EndSpawn();
+  if (rc != 0) {
     if (rc == ENOENT || rc == ENOTDIR) {
       return absl::NotFoundError(absl::StrCat(cmd, ": ", argv[0], " not found"));
     }
@@ -135,13 +141,10 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   }
   fds.Close(1);
   fds.Close(3);
-  // A signal that ends this process kills the child first (util/stop_flag.h):
-  // no listing tool is left running without its parent.
   struct ChildSlot {
     pid_t pid;
-    explicit ChildSlot(pid_t p) : pid(p) { RegisterChild(p); }
     ~ChildSlot() { UnregisterChild(pid); }
-  } slot(pid);
+  } slot{pid};
 
   const double end = MonotonicSeconds() + deadline_s;
   auto ms_left = [end]() -> int {
