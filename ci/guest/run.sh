@@ -250,4 +250,7 @@ else
   find "$SHARE" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
 fi
 t "guest outputs in $OUTDIR (console.log, scenarios/, captures/, tests/, timings.tsv)"
+# The guest's steps in one line, at the end where a truncated CI log keeps it.
+[[ -f "$OUTDIR/timings.tsv" ]] &&
+  t "guest steps: $(awk -F'\t' 'NR > 1 && $1 !~ /^(scenario|engine) / { printf "%s%s %.0f s", n++ ? ", " : "", $1, $2 }' "$OUTDIR/timings.tsv")"
 finish "$((passed + host_pass))" "$((failed + host_fail))"
