@@ -466,7 +466,7 @@ if [[ "${GUEST_ONLY_SMOKE:-0}" != 1 ]]; then
   step bench run_bench
   step perf run_perf
   # Four minutes of ib_write_bw: only when asked for by name (--steps).
-  if [[ -n "${GUEST_STEPS:-}" ]]; then step perf-loop run_perf_loop; step perf-referee run_perf_referee; fi
+  if [[ -n "${GUEST_STEPS:-}" ]]; then step perf-loop run_perf_loop; step perf-referee run_perf_referee; step perf-lat run_perf_lat; fi
 fi
 topo_down
 echo "== guest-main done at $(uptime_s)s"

@@ -32,10 +32,12 @@ PERF_SWEEP_GUARD_S=100 # XFAIL up to here: a slow boot (30 points at their 2 s c
 
 # perf_perftest TOOL ARGS...: TOOL (ib_write_bw, ib_write_lat) server on
 # rxe1 and client on rxe0 with ARGS; prints the client's result line. The
-# client runs under taskset -c $PERF_PIN when that is set.
+# client runs under taskset -c $PERF_PIN when that is set, the server under
+# taskset -c $PERF_SRV_PIN.
 perf_perftest() {
-  local tool=$1 srv i; shift
-  timeout -s KILL 120 "$tool" -d rxe1 -x 1 -F "$@" >/dev/null 2>&1 &
+  local tool=$1 srv i spin=(); shift
+  [[ -n "${PERF_SRV_PIN:-}" ]] && spin=(taskset -c "$PERF_SRV_PIN")
+  "${spin[@]}" timeout -s KILL 120 "$tool" -d rxe1 -x 1 -F "$@" >/dev/null 2>&1 &
   srv=$!
   for ((i = 0; i < 400; i++)); do
     ss -ltn 2>/dev/null | grep -q ':18515 ' && break
@@ -250,16 +252,21 @@ perf_peer() {
     sleep 0.2
   done
   local peer=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
-  # One pair each: the local comparisons above carry the fidelity figure;
-  # these show that the far end's half adds nothing (and keep the step short).
-  # One pair alone spreads far wider than a median of three: its bandwidth
+  # The local comparisons above carry the fidelity figure; these show that
+  # the far end's half adds nothing. Bandwidth: one pair (-D 5 each, to keep
+  # the step short), which spreads far wider than a median of three: its
   # ratio measured 1.574 in one CI boot (rdmacheck 23.1 MB/s, ib_write_bw
   # 14.7 MB/s, where the local pairs of the same boot gave ib_write_bw
-  # 17.6-19.6), and its latency ratio 1.169 and 1.645 in two boots. So both
-  # guards are 2x, which still catches a gross regression; the bounds
-  # (+-0.05, +-0.10) stay.
+  # 17.6-19.6), so its guard is 2x. Latency: three pairs (a run is 2-3 s):
+  # ib_write_lat -n 1000 gives one of two figures in a boot, 37-40 us or
+  # 85-89 us, and one pair whose ib_write_lat hit the first read as 2.32x
+  # (2026-12-03; the perf-lat step's 36 runs in one boot: rdmacheck's ping
+  # local 74-94 us, across serve 63-99 us, ib_write_lat 85-111 us). Its
+  # guard is 2x too; the bounds (+-0.05, +-0.10) stay.
   PERF_OURS=("${peer[@]}")
-  PERF_RUNS=1 PERF_GUARD_BW=1.0 PERF_GUARD_LAT=1.0 perf_fidelity "peer (--peer, the far end is serve) " 65536
+  local label="peer (--peer, the far end is serve) "
+  PERF_SIZE=65536 PERF_RUNS=1 perf_compare "${label}write bw -s 65536 -D $PERF_D" 0.05 1.0 MB/s perf_ours_bw perf_theirs_bw
+  PERF_RUNS=3 perf_compare "${label}write lat median -n 1000" 0.10 1.0 us perf_ours_lat perf_theirs_lat
   local op rc out
   for op in send read; do
     rc=0
@@ -385,4 +392,43 @@ run_perf_referee() {
   v=$(awk -v r="$ours" 'BEGIN { print (r != "" && r >= 0.9 && r <= 1.1) ? "PASS" : "FAIL" }')
   record "$v" "perf-referee: rdmacheck bench -s 65536 -D 5 against rxe1's own counters: median ratio ${ours:-none} (bound +-0.10)" \
     "$(awk -F'\t' '$1 == "ib_write_bw" && $3 > 0 { printf "%.3f ", $2 / $3 }' "$out" | sed 's/^/ib_write_bw: /')"
+}
+
+# The perf-lat step (only when selected by name): the latency ping's spread.
+# ib_write_lat at -n 1000 gives two figures in one boot (37-40 us or 85-89 us
+# on 2026-12-03), rdmacheck's ping 94-98 us: GUEST_LAT_RUNS rounds of each
+# form in turn, some pinned, to find what decides between the two.
+run_perf_lat() {
+  [[ -x "$RDMACHECK" ]] || return 0
+  PERF_DIR="$OUT/perf"
+  mkdir -p "$PERF_DIR"
+  topo_ensure 9000 1 || { record FAIL "perf-lat: topology at MTU 9000"; return 0; }
+  local log=$PERF_DIR/lat-serve.log srv i
+  timeout -k 5 400 "$RDMACHECK" serve -d rxe1 --bind 198.18.0.2 --client-deadline 120 >"$log" 2>&1 &
+  srv=$!
+  for ((i = 0; i < 150; i++)); do
+    grep -q '^rdmacheck serve: rxe1 on 198.18.0.2:18516' "$log" && break
+    sleep 0.2
+  done
+  local out=$PERF_DIR/lat.tsv form
+  printf 'round\tform\tmedian_us\n' >"$out"
+  for ((i = 0; i < ${GUEST_LAT_RUNS:-6}; i++)); do
+    printf '%d\tib_write_lat\t%s\n' "$i" "$(perf_perftest ib_write_lat -n 1000 | awk '{ print $5 }')" >>"$out"
+    printf '%d\tib_write_lat, client cpu 0, server cpu 1\t%s\n' "$i" \
+      "$(PERF_PIN=0 PERF_SRV_PIN=1 perf_perftest ib_write_lat -n 1000 | awk '{ print $5 }')" >>"$out"
+    printf '%d\tib_write_lat, both on cpu 0\t%s\n' "$i" \
+      "$(PERF_PIN=0 PERF_SRV_PIN=0 perf_perftest ib_write_lat -n 1000 | awk '{ print $5 }')" >>"$out"
+    PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1)
+    printf '%d\trdmacheck local\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
+    printf '%d\trdmacheck local -I 0\t%s\n' "$i" "$("${PERF_OURS[@]}" --lat -n 1000 -I 0 --format csv 2>/dev/null | sed -n 2p | awk -F, '{ print $20 }')" >>"$out"
+    PERF_OURS=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
+    printf '%d\trdmacheck peer\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
+    PERF_OURS=(taskset -c 0 "$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
+    printf '%d\trdmacheck peer, client cpu 0\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
+  done
+  kill -INT "$srv" 2>/dev/null
+  wait "$srv" 2>/dev/null
+  echo "== perf-lat: latency medians by form (us)"
+  awk -F'\t' 'NR > 1 { v[$2] = v[$2] " " $3 } END { for (f in v) print "== perf-lat: " f ":" v[f] }' "$out" | sort
+  record PASS "perf-lat: $(($(wc -l <"$out") - 1)) latency runs measured ($out)"
 }
