@@ -121,6 +121,12 @@ struct ProbeResult {
   std::vector<std::string> notes;  // e.g. "no huge pages: 2 MiB part skipped"
   double seconds = 0;
   double setup_seconds = 0;  // open, create, connect: before the first WR
+  // Where the WRs' time went (docs/performance.md): posting and waiting for
+  // completions, reading both ends' hw_counters, writing the messages and
+  // comparing every byte.
+  double wait_seconds = 0;
+  double counters_seconds = 0;
+  double bytes_seconds = 0;
 
   // The first WR that did not complete successfully and verified, or null.
   const WrOutcome* FirstFailure() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace rdmacheck {
 
@@ -97,6 +98,10 @@ std::unique_ptr<Device> OpenOrWarn(const CheckContext& ctx, const DeviceInfo& de
   b.Expect(absl::StrCat(dev.name, " ", what), "device opened",
            absl::StrCat("could not open it: ", opened.status().message()), Verdict::kWarn);
   return nullptr;
+}
+
+std::string Ms(double seconds) {
+  return seconds < 1 ? absl::StrFormat("%.2f ms", seconds * 1e3) : absl::StrFormat("%.2f s", seconds);
 }
 
 }  // namespace rdmacheck

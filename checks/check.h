@@ -143,6 +143,10 @@ class ResultBuilder {
 std::unique_ptr<Device> OpenOrWarn(const CheckContext& ctx, const DeviceInfo& dev, absl::string_view what,
                                    ResultBuilder& b);
 
+// A duration as evidence and notes print it: "12.30 ms" under a second,
+// "1.25 s" from there.
+std::string Ms(double seconds);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_CHECKS_CHECK_H_

@@ -11,10 +11,6 @@
 namespace rdmacheck {
 namespace {
 
-std::string Ms(double s) {
-  return s < 1 ? absl::StrFormat("%.2f ms", s * 1e3) : absl::StrFormat("%.2f s", s);
-}
-
 int CqErrCount(const CqOverrunResult& r) {
   int n = 0;
   for (const TimedEvent& e : r.events) n += e.what.rfind("IBV_EVENT_CQ_ERR", 0) == 0 ? 1 : 0;

@@ -13,10 +13,6 @@
 namespace rdmacheck {
 namespace {
 
-std::string Ms(double s) {
-  return s < 1 ? absl::StrFormat("%.2f ms", s * 1e3) : absl::StrFormat("%.2f s", s);
-}
-
 // "rxe0 GID 1 ::ffff:198.18.0.1" -> "198.18.0.1" for an IPv4-mapped GID.
 std::string Ipv4Of(const std::string& gid) {
   return absl::StartsWithIgnoreCase(gid, "::ffff:") && absl::StrContains(gid, ".") ? gid.substr(7) : "";

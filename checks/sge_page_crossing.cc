@@ -152,6 +152,10 @@ Result SgePageCrossingCheck::Run(const CheckContext& ctx) const {
       }
     }
     for (const std::string& n : r.notes) b.Note(n);
+    // Where the probe's time went (docs/performance.md), for a slow run.
+    b.Note(absl::StrCat(r.CompletedCount(), " WRs in ", Ms(r.seconds), ": set up ", Ms(r.setup_seconds),
+                        ", posting and completions ", Ms(r.wait_seconds), ", hw_counters read ",
+                        Ms(r.counters_seconds), ", bytes written and compared ", Ms(r.bytes_seconds)));
     if (skipped_2m) {
       b.Note(absl::StrCat("2 MiB part skipped; sysctl vm.nr_hugepages=", k2MSges + 1, " reserves enough for it"));
     }

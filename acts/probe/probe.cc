@@ -70,14 +70,17 @@ absl::Status SetUp(const ProbeRequest& req, ProbeEnd* a, ProbeEnd* b, WrLayouts*
 // deadline, the counters around it, every byte compared. True when the WR
 // failed (the probe stops there). *ca, *cb: both ends' counters before the WR
 // (the previous WR's after: nothing between two WRs sends a packet, so one
-// reading serves both), replaced with those after it.
+// reading serves both), replaced with those after it. r: the time split
+// (wait, counters, bytes) is added to.
 bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const SgeLayout& l, WrOutcome* w,
-           bool* interrupted, std::optional<Counters>* ca, std::optional<Counters>* cb) {
+           bool* interrupted, std::optional<Counters>* ca, std::optional<Counters>* cb, ProbeResult* r) {
+  const double t_bytes = MonotonicSeconds();
   const Region& src = w->spec.straddle >= kPage2M ? *a.send_huge : *a.send_4k;
   w->sges_crossing = CountCrossing(l, reinterpret_cast<uintptr_t>(src.buf.data()), w->spec.straddle);
   std::vector<ibv_sge> sges = WriteMessage(l, src.buf.data(), src.mr.lkey(), w->index);
   uint8_t* dst = b.region->buf.data();
   PrefillTarget(dst, w->index, l.total_bytes);
+  r->bytes_seconds += MonotonicSeconds() - t_bytes;
 
   w->qp_state_before = QpStateOf(a);
   const bool send = w->spec.op == ProbeOp::kSend;
@@ -110,7 +113,11 @@ bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const 
       RecordRecvCompletion(RecvCompletionOf(wr), w);
     }
   }
+  const double t_counters = MonotonicSeconds();
+  r->wait_seconds += t_counters - posted;
   std::optional<Counters> ca2 = SnapCounters(req.sysfs_root, a), cb2 = SnapCounters(req.sysfs_root, b);
+  const double t_verify = MonotonicSeconds();
+  r->counters_seconds += t_verify - t_counters;
   if (*ca && ca2) w->local_delta = CounterDelta(**ca, *ca2);
   if (*cb && cb2) w->peer_delta = CounterDelta(**cb, *cb2);
   *ca = std::move(ca2);
@@ -119,6 +126,7 @@ bool RunWr(const ProbeRequest& req, const ProbeEnd& a, const ProbeEnd& b, const 
     w->first_mismatch = FirstMismatch(dst, w->index, l.total_bytes);
     w->verified = !w->first_mismatch;
   }
+  r->bytes_seconds += MonotonicSeconds() - t_verify;
   return w->state != WrState::kCompleted || !w->verified || *interrupted;
 }
 
@@ -178,7 +186,7 @@ absl::StatusOr<ProbeResult> RunTrafficProbe(const ProbeRequest& req) {
       r.interrupted = true;
       break;
     }
-    failed = RunWr(req, a, b, *lay.layouts[i], &r.wrs[i], &r.interrupted, &last_a, &last_b);
+    failed = RunWr(req, a, b, *lay.layouts[i], &r.wrs[i], &r.interrupted, &last_a, &last_b, &r);
   }
   // After a failure, give the QP-fatal / CQ-error events a moment to land.
   const double ev_wait = failed ? 0.05 : 0.0;

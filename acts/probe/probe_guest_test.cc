@@ -36,6 +36,11 @@ TEST_F(ProbeGuestTest, Rxe0ToRxe1SendsAndWritesEveryByte) {
   EXPECT_GT(CounterDelta(r.counters_before, r.counters_after)["sent_pkts"], 0u);
   EXPECT_GT(CounterDelta(r.peer_counters_before, r.peer_counters_after)["rcvd_pkts"], 0u);
   EXPECT_EQ(r.qp_state, "RTS");
+  // The time split covers the WRs' time and no more.
+  EXPECT_GT(r.wait_seconds, 0);
+  EXPECT_GT(r.counters_seconds, 0);
+  EXPECT_GT(r.bytes_seconds, 0);
+  EXPECT_LE(r.setup_seconds + r.wait_seconds + r.counters_seconds + r.bytes_seconds, r.seconds);
 }
 
 TEST_F(ProbeGuestTest, LoopbackOnOneDevice) {
