@@ -237,6 +237,19 @@ perf_sigint() {
   done
 }
 
+# perf_serve_start LOG: `rdmacheck serve` on rxe1 (198.18.0.2) in the
+# background, logging to LOG; PERF_SRV is its pid, once it listens (30 s at
+# most).
+perf_serve_start() {
+  local i
+  timeout -k 5 400 "$RDMACHECK" serve -d rxe1 --bind 198.18.0.2 --client-deadline 120 >"$1" 2>&1 &
+  PERF_SRV=$!
+  for ((i = 0; i < 150; i++)); do
+    grep -q '^rdmacheck serve: rxe1 on 198.18.0.2:18516' "$1" && break
+    sleep 0.2
+  done
+}
+
 # Peer mode: `rdmacheck serve` on rxe1 (198.18.0.2) holds the far end's QPs,
 # and `rdmacheck bench --peer 198.18.0.2 -d rxe0` posts every WR, as
 # ib_write_bw's client does against its server. Fidelity beside ib_write_bw
@@ -244,13 +257,8 @@ perf_sigint() {
 # far end keeps its receive queues full); a sweep reuses the far end's QPs;
 # Ctrl-C leaves nothing on either end and the server serves the next client.
 perf_peer() {
-  local log=$PERF_DIR/peer-serve.log i srv
-  timeout -k 5 400 "$RDMACHECK" serve -d rxe1 --bind 198.18.0.2 --client-deadline 120 >"$log" 2>&1 &
-  srv=$!
-  for ((i = 0; i < 150; i++)); do
-    grep -q '^rdmacheck serve: rxe1 on 198.18.0.2:18516' "$log" && break
-    sleep 0.2
-  done
+  local log=$PERF_DIR/peer-serve.log srv
+  perf_serve_start "$log"; srv=$PERF_SRV
   local peer=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
   # The local comparisons above carry the fidelity figure; these show that
   # the far end's half adds nothing. Bandwidth: one pair (-D 5 each, to keep
@@ -404,12 +412,7 @@ run_perf_lat() {
   mkdir -p "$PERF_DIR"
   topo_ensure 9000 1 || { record FAIL "perf-lat: topology at MTU 9000"; return 0; }
   local log=$PERF_DIR/lat-serve.log srv i
-  timeout -k 5 400 "$RDMACHECK" serve -d rxe1 --bind 198.18.0.2 --client-deadline 120 >"$log" 2>&1 &
-  srv=$!
-  for ((i = 0; i < 150; i++)); do
-    grep -q '^rdmacheck serve: rxe1 on 198.18.0.2:18516' "$log" && break
-    sleep 0.2
-  done
+  perf_serve_start "$log"; srv=$PERF_SRV
   local out=$PERF_DIR/lat.tsv form
   printf 'round\tform\tmedian_us\n' >"$out"
   for ((i = 0; i < ${GUEST_LAT_RUNS:-6}; i++)); do
