@@ -43,12 +43,13 @@ ENGINE_PKGS=(docker.io podman)
 # netlink_diag: strace -yy learns a netlink socket's protocol from it (the
 # kernel loads it on strace's first sock_diag query), without which it
 # cannot name RTM_NEWLINK and friends for the host-write audit.
+# 8021q and bonding: RoCE over VLANs and bonds as deployed (scenarios 6x).
 MODS=(
   rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 9p 9pnet_virtio virtio_pci
   nf_tables nft_compat nft_reject_inet nft_fib_inet nft_ct ip_tables iptable_filter
   xt_tcpudp ip6_tables ip6table_filter ipt_REJECT xt_conntrack
   sch_netem sch_tbf overlay
-  netlink_diag
+  netlink_diag 8021q bonding
 )
 
 log() { echo "[build-image +${SECONDS}s] $*" >&2; }
