@@ -1,7 +1,5 @@
 #include "checks/gid_table.h"
 
-#include <arpa/inet.h>
-
 #include <string>
 #include <vector>
 
@@ -11,35 +9,13 @@
 
 namespace rdmacheck {
 
-GidAddress ClassifyGid(absl::string_view gid) {
-  GidAddress out;
-  unsigned char b[16];
-  std::string text(gid);
-  if (inet_pton(AF_INET6, text.c_str(), b) != 1) return out;
-  bool zero = true;
-  for (unsigned char c : b) zero = zero && c == 0;
-  bool mapped = b[10] == 0xff && b[11] == 0xff;
-  for (int i = 0; i < 10; ++i) mapped = mapped && b[i] == 0;
-  if (zero) {
-    out.kind = GidAddress::kZero;
-  } else if (mapped) {
-    out.kind = GidAddress::kIpv4Mapped;
-    out.ipv4 = absl::StrCat(b[12], ".", b[13], ".", b[14], ".", b[15]);
-  } else if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) {
-    out.kind = GidAddress::kLinkLocal;  // fe80::/10
-  } else {
-    out.kind = GidAddress::kIpv6;
-  }
-  return out;
-}
-
 namespace {
 
 bool Usable(const GidAddress& a) {
   return a.kind != GidAddress::kInvalid && a.kind != GidAddress::kZero;
 }
 
-std::string Describe(const GidEntry& g, const GidAddress& a) {
+std::string Describe(const DeviceView& view, const GidEntry& g, const GidAddress& a) {
   std::string what;
   switch (a.kind) {
     case GidAddress::kIpv4Mapped: what = absl::StrCat("IPv4 ", a.ipv4); break;
@@ -48,7 +24,7 @@ std::string Describe(const GidEntry& g, const GidAddress& a) {
     default: what = "no address"; break;
   }
   return absl::StrCat(g.gid, " (", what, ", ", GidTypeName(g.type),
-                      g.netdev.empty() ? "" : ", netdev ", g.netdev, ")");
+                      g.netdev.empty() ? "" : ", netdev ", DescribeNetdev(view, g.netdev), ")");
 }
 
 // The commands that use GID `idx`, for the note and the remedy.
@@ -79,7 +55,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     GidAddress a = ClassifyGid(g.gid);
     if (!Usable(a)) continue;
     indexes.push_back(absl::StrCat(g.index));
-    r.Expect(absl::StrCat(subj, " GID ", g.index), "usable entry", Describe(g, a), Verdict::kPass);
+    r.Expect(absl::StrCat(subj, " GID ", g.index), "usable entry", Describe(ctx.view, g, a), Verdict::kPass);
     if (a.kind == GidAddress::kIpv4Mapped || a.kind == GidAddress::kIpv6) has_addr = true;
     if (a.kind == GidAddress::kIpv4Mapped) {
       if (!any_v4) any_v4 = &g;
@@ -109,7 +85,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     r.Note(absl::StrCat(subj, " is InfiniBand: its GIDs are IB type, RoCE type and IPv4 rules do not apply"));
     if (want) {
       if (used) {
-        r.Expect(used_subj, "a non-empty entry", Describe(*used, ClassifyGid(used->gid)), Verdict::kPass);
+        r.Expect(used_subj, "a non-empty entry", Describe(ctx.view, *used, ClassifyGid(used->gid)), Verdict::kPass);
       } else {
         r.Expect(used_subj, "a non-empty entry",
                  absl::StrCat("empty (entries: ", absl::StrJoin(indexes, ", "), ")"), Verdict::kFail);
@@ -193,19 +169,19 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
   GidAddress ua = ClassifyGid(used->gid);
   if (ctx.plan.gid_type && used->type != *ctx.plan.gid_type) {
     r.Expect(used_subj, absl::StrCat(expect_txt, "; type ", GidTypeName(*ctx.plan.gid_type), " (plan gid_type)"),
-             Describe(*used, ua), Verdict::kFail);
+             Describe(ctx.view, *used, ua), Verdict::kFail);
     r.Note("both sides must use GIDs of the same type: a RoCE v1 GID against a v2 peer never connects");
     if (best) fix_index(best->index);
     return;
   }
   if (ua.kind == GidAddress::kLinkLocal && best) {
-    r.Expect(used_subj, expect_txt, Describe(*used, ua), Verdict::kFail);
+    r.Expect(used_subj, expect_txt, Describe(ctx.view, *used, ua), Verdict::kFail);
     r.Note("the fe80:: entry is IPv6 link-local: a peer addressed over IPv4 never matches it "
            "(hang, then \"transport retry counter exceeded\")");
     fix_index(best->index);
     return;
   }
-  r.Expect(used_subj, expect_txt, Describe(*used, ua), Verdict::kPass);
+  r.Expect(used_subj, expect_txt, Describe(ctx.view, *used, ua), Verdict::kPass);
 }
 
 }  // namespace

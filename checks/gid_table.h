@@ -6,8 +6,6 @@
 // FAILs when a RoCE port has no GID carrying an address (no IP on the netdev).
 // Doc: docs/checks/gid-table.md
 //
-//   GidAddress a = ClassifyGid("::ffff:198.18.0.1");  // a.kind == kIpv4Mapped
-//   a.ipv4 == "198.18.0.1"
 #ifndef RDMACHECK_CHECKS_GID_TABLE_H_
 #define RDMACHECK_CHECKS_GID_TABLE_H_
 
@@ -17,15 +15,6 @@
 #include "checks/check.h"
 
 namespace rdmacheck {
-
-// What a GID's 128 bits say about the address it carries.
-struct GidAddress {
-  enum Kind { kInvalid, kZero, kIpv4Mapped, kLinkLocal, kIpv6 };
-  Kind kind = kInvalid;
-  std::string ipv4;  // "198.18.0.1" for kIpv4Mapped
-};
-// Accepts any IPv6 text form ("::ffff:10.10.1.17", "0000:...:ffff:0a0a:0111").
-GidAddress ClassifyGid(absl::string_view gid);
 
 class GidTableCheck : public Check {
  public:

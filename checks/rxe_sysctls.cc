@@ -11,6 +11,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
@@ -42,14 +43,11 @@ std::string SubnetText(const V4& v) {
   return absl::StrCat(n >> 24, ".", (n >> 16) & 255, ".", (n >> 8) & 255, ".", n & 255, "/", v.prefix);
 }
 
-// The netdevs a device rides on: its parent (rxe, siw) and its GIDs' netdevs.
-std::vector<std::string> DeviceNetdevs(const DeviceInfo& d) {
-  std::set<std::string> s;
-  if (d.netdev) s.insert(*d.netdev);
-  for (const PortInfo& p : d.ports)
-    for (const GidEntry& g : p.gids)
-      if (!g.netdev.empty()) s.insert(g.netdev);
-  return {s.begin(), s.end()};
+// The sysctl(8) name of an interface's key: a netdev name with a dot (a
+// VLAN, "va.100") is written with '/' there, since sysctl reads dots as
+// separators ("net.ipv4.conf.va/100.rp_filter"; procps sysctl.c, slashdot).
+std::string ConfKey(const std::string& netdev, absl::string_view key) {
+  return absl::StrCat("net.ipv4.conf.", absl::StrReplaceAll(netdev, {{".", "/"}}), ".", key);
 }
 
 std::optional<int> Sysctl(const HostInfo& h, const std::string& scope, const std::string& key) {
@@ -156,7 +154,7 @@ Result RxeSysctlsCheck::Run(const CheckContext& ctx) const {
       r.Expect(absl::StrCat("net.ipv4.conf.{all,", nd, "}.accept_local"), "1 in either (the kernel ORs them)",
                absl::StrCat("all=", Shown(al_all), " ", nd, "=", Shown(al), " -> ", al_on ? 1 : 0),
                al_on ? Verdict::kPass : Verdict::kFail);
-      if (!al_on) fix(absl::StrCat("net.ipv4.conf.", nd, ".accept_local=1"));
+      if (!al_on) fix(absl::StrCat(ConfKey(nd, "accept_local"), "=1"));
     } else {
       missing.push_back(MissingFact("host", absl::StrCat("sysctl net.ipv4.conf.{all,", nd, "}.accept_local")));
     }
@@ -169,7 +167,7 @@ Result RxeSysctlsCheck::Run(const CheckContext& ctx) const {
                absl::StrCat("all=", Shown(rp_all), " ", nd, "=", Shown(rp), " -> ", rp_max),
                rp_max == 0 ? Verdict::kPass : Verdict::kFail);
       if (rp_all && *rp_all > 0) fix("net.ipv4.conf.all.rp_filter=0");
-      if (rp && *rp > 0) fix(absl::StrCat("net.ipv4.conf.", nd, ".rp_filter=0"));
+      if (rp && *rp > 0) fix(absl::StrCat(ConfKey(nd, "rp_filter"), "=0"));
     } else {
       missing.push_back(MissingFact("host", absl::StrCat("sysctl net.ipv4.conf.{all,", nd, "}.rp_filter")));
     }
@@ -178,9 +176,9 @@ Result RxeSysctlsCheck::Run(const CheckContext& ctx) const {
     std::optional<int> ai = Sysctl(h, nd, "arp_ignore"), ai_all = Sysctl(h, "all", "arp_ignore");
     std::optional<int> aa = Sysctl(h, nd, "arp_announce"), aa_all = Sysctl(h, "all", "arp_announce");
     if (ai && ai_all && std::max(*ai, *ai_all) == 0)
-      arp_advice.push_back(absl::StrCat("net.ipv4.conf.", nd, ".arp_ignore=1"));
+      arp_advice.push_back(absl::StrCat(ConfKey(nd, "arp_ignore"), "=1"));
     if (aa && aa_all && std::max(*aa, *aa_all) < 2)
-      arp_advice.push_back(absl::StrCat("net.ipv4.conf.", nd, ".arp_announce=2"));
+      arp_advice.push_back(absl::StrCat(ConfKey(nd, "arp_announce"), "=2"));
   }
   for (const std::string& m : missing) r.Note(m);
   if (rows == 0) return ResultBuilder::Skip(*this, title0, missing.front());
@@ -202,8 +200,8 @@ Result RxeSysctlsCheck::Run(const CheckContext& ctx) const {
                           " > /etc/sysctl.d/90-rdma-local.conf   # keeps them across reboots"));
     std::vector<std::string> show = {"net.ipv4.conf.all.rp_filter"};
     for (const std::string& nd : netdevs) {
-      show.push_back(absl::StrCat("net.ipv4.conf.", nd, ".accept_local"));
-      show.push_back(absl::StrCat("net.ipv4.conf.", nd, ".rp_filter"));
+      show.push_back(absl::StrCat(ConfKey(nd, "accept_local")));
+      show.push_back(absl::StrCat(ConfKey(nd, "rp_filter")));
     }
     r.Remedy(absl::StrCat("sysctl ", absl::StrJoin(show, " "), "   # expect accept_local = 1, rp_filter = 0"));
   }

@@ -1,5 +1,7 @@
 #include "facts/device_view.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <set>
 
@@ -44,6 +46,71 @@ std::optional<std::string> PortNetdev(const DeviceInfo& d, const PortInfo& p) {
   return std::nullopt;
 }
 
+GidAddress ClassifyGid(absl::string_view gid) {
+  GidAddress out;
+  unsigned char b[16];
+  std::string text(gid);
+  if (inet_pton(AF_INET6, text.c_str(), b) != 1) return out;
+  bool zero = true;
+  for (unsigned char c : b) zero = zero && c == 0;
+  bool mapped = b[10] == 0xff && b[11] == 0xff;
+  for (int i = 0; i < 10; ++i) mapped = mapped && b[i] == 0;
+  if (zero) {
+    out.kind = GidAddress::kZero;
+  } else if (mapped) {
+    out.kind = GidAddress::kIpv4Mapped;
+    out.ipv4 = absl::StrCat(b[12], ".", b[13], ".", b[14], ".", b[15]);
+  } else if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) {
+    out.kind = GidAddress::kLinkLocal;  // fe80::/10
+  } else {
+    out.kind = GidAddress::kIpv6;
+  }
+  return out;
+}
+
+std::vector<std::string> DeviceNetdevs(const DeviceInfo& d) {
+  std::set<std::string> s;
+  if (d.netdev) s.insert(*d.netdev);
+  for (const PortInfo& p : d.ports)
+    for (const GidEntry& g : p.gids)
+      if (!g.netdev.empty()) s.insert(g.netdev);
+  return {s.begin(), s.end()};
+}
+
+bool GidHasAddress(const GidEntry& g) {
+  GidAddress::Kind k = ClassifyGid(g.gid).kind;
+  return k == GidAddress::kIpv4Mapped || k == GidAddress::kIpv6;
+}
+
+std::vector<std::string> RoceNetdevs(const DeviceInfo& d, const PortInfo& p) {
+  std::vector<std::string> out;
+  for (const GidEntry& g : p.gids) {
+    if (g.netdev.empty() || !GidHasAddress(g)) continue;
+    if (std::find(out.begin(), out.end(), g.netdev) == out.end()) out.push_back(g.netdev);
+  }
+  if (out.empty()) {
+    if (std::optional<std::string> nd = PortNetdev(d, p)) out.push_back(*nd);
+  }
+  return out;
+}
+
+std::vector<const NetdevInfo*> VlansOver(const DeviceView& view, absl::string_view netdev) {
+  std::vector<const NetdevInfo*> out;
+  for (const NetdevInfo& n : view.netdevs)
+    if (n.IsVlan() && std::find(n.lower.begin(), n.lower.end(), netdev) != n.lower.end()) out.push_back(&n);
+  return out;
+}
+
+std::string DescribeNetdev(const DeviceView& view, absl::string_view netdev) {
+  const NetdevInfo* n = view.Netdev(netdev);
+  if (n == nullptr || !n->kind) return std::string(netdev);
+  if (n->IsVlan()) {
+    return absl::StrCat(netdev, " (VLAN", n->vlan_id ? absl::StrCat(" ", *n->vlan_id) : "",
+                        n->lower.empty() ? "" : absl::StrCat(" over ", n->lower.front()), ")");
+  }
+  return absl::StrCat(netdev, " (", *n->kind, ")");
+}
+
 bool IsSoftDevice(const DeviceInfo& d) { return d.driver && (*d.driver == "rxe" || *d.driver == "siw"); }
 
 bool UverbsNodeMissing(const HostInfo& host, const DeviceInfo& d) {
@@ -62,11 +129,11 @@ DeviceView OnlyDevice(const DeviceView& view, absl::string_view name) {
   if (d == nullptr) return view;
   DeviceView out = view;
   out.devices = {*d};
-  std::set<std::string> nds;
-  if (d->netdev) nds.insert(*d->netdev);
-  for (const PortInfo& p : d->ports)
-    for (const GidEntry& g : p.gids)
-      if (!g.netdev.empty()) nds.insert(g.netdev);
+  std::vector<std::string> bound = DeviceNetdevs(*d);
+  std::set<std::string> nds(bound.begin(), bound.end());
+  // And what lies below them: a VLAN's parent, a bond's slaves.
+  for (const NetdevInfo& n : view.netdevs)
+    if (nds.count(n.name)) nds.insert(n.lower.begin(), n.lower.end());
   out.netdevs.clear();
   for (const NetdevInfo& n : view.netdevs)
     if (nds.count(n.name)) out.netdevs.push_back(n);

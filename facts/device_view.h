@@ -127,6 +127,27 @@ struct NetdevInfo {
   bool addrs_known = false;
   std::vector<Qdisc> qdiscs;               // tc -j qdisc show, root first
   bool qdiscs_known = false;
+  // What kind of netdev it is, as the kernel's uevent names it (DEVTYPE):
+  // "vlan", "bond", "bridge", "team", ...; absent for a plain NIC or veth.
+  std::optional<std::string> kind;
+  // The netdevs right below it (sysfs lower_*): a VLAN's parent, a bond's
+  // slaves.
+  std::vector<std::string> lower;
+  std::optional<int> vlan_id;              // "vlan": /proc/net/vlan/NAME "VID: 100"
+  std::optional<std::string> master;       // the bond or bridge it is enslaved to
+  // "bond": bonding/mode ("active-backup 1"), active_slave (empty: none),
+  // mii_status ("up", "down").
+  std::optional<std::string> bond_mode;
+  std::optional<std::string> bond_active_slave;
+  std::optional<std::string> bond_mii_status;
+  // A bond's slave: bonding_slave/state ("active", "backup"), mii_status,
+  // link_failure_count.
+  std::optional<std::string> slave_state;
+  std::optional<std::string> slave_mii_status;
+  std::optional<uint64_t> link_failure_count;
+
+  bool IsVlan() const { return kind && *kind == "vlan"; }
+  bool IsBond() const { return kind && *kind == "bond"; }
 };
 
 struct HostInfo {
@@ -238,6 +259,37 @@ struct DeviceView {
 // of its first GID that names one (RoCE hardware); nullopt when none is known
 // (InfiniBand ports).
 std::optional<std::string> PortNetdev(const DeviceInfo& dev, const PortInfo& port);
+
+// The netdevs a device rides on: its parent (rxe, siw) and the netdevs its
+// GIDs name (a VLAN over the parent, a RoCE NIC's own), sorted, once each.
+std::vector<std::string> DeviceNetdevs(const DeviceInfo& dev);
+
+// What a GID's 128 bits say about the address it carries. Accepts any IPv6
+// text form ("::ffff:10.10.1.17", "0000:...:ffff:0a0a:0111").
+//   GidAddress a = ClassifyGid("::ffff:198.18.0.1");  // a.kind == kIpv4Mapped, a.ipv4 "198.18.0.1"
+struct GidAddress {
+  enum Kind { kInvalid, kZero, kIpv4Mapped, kLinkLocal, kIpv6 };
+  Kind kind = kInvalid;
+  std::string ipv4;  // "198.18.0.1" for kIpv4Mapped
+};
+GidAddress ClassifyGid(absl::string_view gid);
+
+// A GID with an address a peer can reach: IPv4-mapped (::ffff:a.b.c.d) or
+// global IPv6; not empty, not fe80:: link-local.
+bool GidHasAddress(const GidEntry& g);
+
+// The netdevs RoCE traffic of `port` leaves and arrives by: those named by
+// its GIDs with an address (the VLAN netdev when the addresses are on a
+// VLAN over the parent), in GID order, once each; the port's netdev
+// (PortNetdev) when no such GID names one.
+std::vector<std::string> RoceNetdevs(const DeviceInfo& dev, const PortInfo& port);
+
+// The VLAN netdevs in `view` whose parent is `netdev`.
+std::vector<const NetdevInfo*> VlansOver(const DeviceView& view, absl::string_view netdev);
+
+// "va.100 (VLAN 100 over va)", "bond0 (bond)", "va": a netdev named with
+// what it is, for evidence.
+std::string DescribeNetdev(const DeviceView& view, absl::string_view netdev);
 
 // Software devices over a netdev (driver rxe or siw): no firmware, and a port
 // rate that only mirrors the netdev's.

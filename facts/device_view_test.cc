@@ -45,5 +45,26 @@ TEST(OnlyDevice, KeepsTheDeviceItsNetdevsAndItsEvents) {
   EXPECT_EQ(OnlyDevice(v, "mlx9").devices.size(), 2u) << "no such device: the view as it is";
 }
 
+TEST(ClassifyGid, Forms) {
+  struct Row {
+    const char* gid;
+    GidAddress::Kind kind;
+    const char* ipv4;
+  } rows[] = {
+      {"::ffff:198.18.0.1", GidAddress::kIpv4Mapped, "198.18.0.1"},
+      {"0000:0000:0000:0000:0000:ffff:0a0a:0111", GidAddress::kIpv4Mapped, "10.10.1.17"},
+      {"fe80::c6ff:fe12:1", GidAddress::kLinkLocal, ""},
+      {"2001:db8::1", GidAddress::kIpv6, ""},
+      {"::", GidAddress::kZero, ""},
+      {"not-a-gid", GidAddress::kInvalid, ""},
+  };
+  for (const Row& r : rows) {
+    GidAddress a = ClassifyGid(r.gid);
+    EXPECT_EQ(a.kind, r.kind) << r.gid;
+    EXPECT_EQ(a.ipv4, r.ipv4) << r.gid;
+  }
+}
+
+
 }  // namespace
 }  // namespace rdmacheck

@@ -24,6 +24,8 @@ using gather_internal::ReadDevice;
 using gather_internal::ReadDeviceAccess;
 using gather_internal::ReadHost;
 using gather_internal::ReadNetdev;
+using gather_internal::ReadVlanId;
+using gather_internal::UpperNetdevs;
 using gather_internal::QdiscReader;
 using gather_internal::RulesetReader;
 using gather_internal::Roots;
@@ -69,12 +71,33 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // Netdevs the devices are bound to, and those their GIDs name.
   std::set<std::string> bound;
   for (const DeviceInfo& d : view.devices) {
-    if (d.netdev) bound.insert(*d.netdev);
-    for (const PortInfo& p : d.ports)
-      for (const GidEntry& g : p.gids)
-        if (!g.netdev.empty()) bound.insert(g.netdev);
+    std::vector<std::string> nds = DeviceNetdevs(d);
+    bound.insert(nds.begin(), nds.end());
   }
-  for (const std::string& n : bound) view.netdevs.push_back(ReadNetdev(roots.sys, n));
+  // The netdevs right above a soft device's parent (its VLANs, its bond):
+  // a VLAN's GIDs vanish while it is down, and a VLAN that carries the
+  // deployment's address is still the one to name.
+  for (const DeviceInfo& d : view.devices) {
+    if (!d.netdev) continue;
+    for (const std::string& up : UpperNetdevs(roots.sys, *d.netdev)) bound.insert(up);
+  }
+  // And the netdevs below those (a VLAN's parent, a bond's slaves, a VLAN
+  // over a bond), a few levels down: what their state and MTU say matters.
+  std::set<std::string> read;
+  std::vector<std::string> todo(bound.begin(), bound.end());
+  for (int depth = 0; depth < 3 && !todo.empty(); ++depth) {
+    std::vector<std::string> next;
+    for (const std::string& name : todo) {
+      if (!read.insert(name).second) continue;
+      NetdevInfo n = ReadNetdev(roots.sys, name);
+      if (n.IsVlan()) n.vlan_id = ReadVlanId(roots.proc, name);
+      next.insert(next.end(), n.lower.begin(), n.lower.end());
+      view.netdevs.push_back(std::move(n));
+    }
+    todo = std::move(next);
+  }
+  std::sort(view.netdevs.begin(), view.netdevs.end(),
+            [](const NetdevInfo& a, const NetdevInfo& b) { return a.name < b.name; });
   // getifaddrs sees the running host, so only when the tree is its own.
   if (opts.live_host) ReadAddresses(&view.netdevs);
   if (qdiscs) {

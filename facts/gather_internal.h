@@ -61,8 +61,13 @@ void ApplyVerbs(const VerbsFacts& v, DeviceInfo* dev, std::vector<std::string>* 
 
 // ---- gather_netdev.cc: the netdevs the devices are bound to. ----
 
-// class/net/<name>: mtu, operstate, ifindex.
+// class/net/<name>: mtu, operstate, ifindex, its kind (uevent DEVTYPE), the
+// netdevs below it (lower_*), its master, and a bond's or bond slave's state.
 NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name);
+// The netdevs right above `name` (sysfs upper_*): its VLANs, its bond.
+std::vector<std::string> UpperNetdevs(const SysfsReader& sys, const std::string& name);
+// A VLAN's id from procfs (net/vlan/<name>, root only); nullopt without it.
+std::optional<int> ReadVlanId(const SysfsReader& proc, const std::string& name);
 // Addresses of the running host's interfaces ("198.18.0.1/24"), by name
 // (getifaddrs).
 void ReadAddresses(std::vector<NetdevInfo>* netdevs);

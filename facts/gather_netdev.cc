@@ -4,10 +4,15 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "facts/gather_internal.h"
 #include "facts/qdisc.h"
 #include "facts/sysfs.h"
@@ -46,7 +51,55 @@ NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name) {
   n.mtu = sys.ReadInt(JoinPath(d, "mtu"));
   n.operstate = sys.ReadValue(JoinPath(d, "operstate"));
   n.ifindex = sys.ReadInt(JoinPath(d, "ifindex"));
+  // uevent: "DEVTYPE=vlan" (bond, bridge, ...); a plain NIC or veth has none.
+  if (std::optional<std::string> ev = sys.ReadFile(JoinPath(d, "uevent"))) {
+    for (absl::string_view line : absl::StrSplit(*ev, '\n')) {
+      if (absl::ConsumePrefix(&line, "DEVTYPE=") && !line.empty()) n.kind = std::string(line);
+    }
+  }
+  // The netdevs below it, as links lower_<name> (net/core/dev.c,
+  // netdev_adjacent_sysfs_add).
+  if (std::optional<std::vector<std::string>> entries = sys.ListDir(d)) {
+    for (absl::string_view e : *entries)
+      if (absl::ConsumePrefix(&e, "lower_") && !e.empty()) n.lower.emplace_back(e);
+  }
+  n.master = sys.LinkBasename(JoinPath(d, "master"));
+  if (n.IsBond()) {
+    n.bond_mode = sys.ReadValue(JoinPath(d, "bonding/mode"));
+    // Empty in a mode without one (balance-rr), and then no fact.
+    n.bond_active_slave = sys.ReadValue(JoinPath(d, "bonding/active_slave"));
+    n.bond_mii_status = sys.ReadValue(JoinPath(d, "bonding/mii_status"));
+  }
+  if (sys.Exists(JoinPath(d, "bonding_slave"))) {
+    n.slave_state = sys.ReadValue(JoinPath(d, "bonding_slave/state"));
+    n.slave_mii_status = sys.ReadValue(JoinPath(d, "bonding_slave/mii_status"));
+    n.link_failure_count = sys.ReadNumber(JoinPath(d, "bonding_slave/link_failure_count"));
+  }
   return n;
+}
+
+std::vector<std::string> UpperNetdevs(const SysfsReader& sys, const std::string& name) {
+  std::vector<std::string> out;
+  if (std::optional<std::vector<std::string>> entries = sys.ListDir(JoinPath("class/net", name))) {
+    for (absl::string_view e : *entries)
+      if (absl::ConsumePrefix(&e, "upper_") && !e.empty()) out.emplace_back(e);
+  }
+  return out;
+}
+
+std::optional<int> ReadVlanId(const SysfsReader& proc, const std::string& name) {
+  // "va.100  VID: 100\t REORDER_HDR: 1 ..." (net/8021q/vlanproc.c); the file
+  // is root's alone, so a non-root run has no VLAN id.
+  std::optional<std::string> text = proc.ReadFile(JoinPath("net/vlan", name));
+  if (!text) return std::nullopt;
+  size_t at = text->find("VID:");
+  if (at == std::string::npos) return std::nullopt;
+  absl::string_view rest = absl::StripLeadingAsciiWhitespace(absl::string_view(*text).substr(at + 4));
+  size_t len = 0;
+  while (len < rest.size() && absl::ascii_isdigit(static_cast<unsigned char>(rest[len]))) ++len;
+  int id;
+  if (len == 0 || !absl::SimpleAtoi(rest.substr(0, len), &id) || id > 4095) return std::nullopt;
+  return id;
 }
 
 void ReadAddresses(std::vector<NetdevInfo>* netdevs) {

@@ -692,6 +692,16 @@ const Fields<NetdevInfo>& NetdevFields() {
       Number("ifindex", &N::ifindex),
       List("addrs", &N::addrs, &N::addrs_known),
       {"qdiscs", ReadQdiscs, WriteQdiscs},
+      Text("kind", &N::kind),
+      Each("lower", &N::lower),
+      Number("vlan_id", &N::vlan_id),
+      Text("master", &N::master),
+      Text("bond_mode", &N::bond_mode),
+      Text("bond_active_slave", &N::bond_active_slave),
+      Text("bond_mii_status", &N::bond_mii_status),
+      Text("slave_state", &N::slave_state),
+      Text("slave_mii_status", &N::slave_mii_status),
+      Number("link_failure_count", &N::link_failure_count),
   };
   return *f;
 }
