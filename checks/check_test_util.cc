@@ -66,6 +66,12 @@ Evidence EvidenceFor(const Result& r, const std::string& subject) {
   return Evidence();
 }
 
+Options OnDevice(const std::string& device) {
+  Options o;
+  o.device = device;
+  return o;
+}
+
 std::string AllText(const Result& r) {
   std::string s = absl::StrCat(r.title, "\n");
   for (const Evidence& e : r.evidence)

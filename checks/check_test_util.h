@@ -35,6 +35,9 @@ Result RunOnViewWithModel(const Check& check, const DeviceView& view, const Plan
 Result RunOnViewWithFake(const Check& check, const DeviceView& view, const Plan& plan,
                          FakeDevice& fake, Options opts = Options());
 
+// Options with -d `device`, as `rdmacheck -d DEV` gives the checks.
+Options OnDevice(const std::string& device);
+
 // All evidence, notes and remediation as one text, for substring asserts.
 std::string AllText(const Result& r);
 

@@ -1,5 +1,6 @@
 #include "checks/firewall_4791.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -166,54 +167,63 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
   if (!h.rulesets.empty()) {
     looked = true;
     for (const DeviceInfo* d : rxe) {
-      if (!d->netdev) {
+      // The netdevs its packets pass: the parent's, or those of the VLANs
+      // over it that carry its addresses (a VLAN's packets meet the rules
+      // as iifname/oifname of the VLAN, not of the parent).
+      std::vector<std::string> nds;
+      for (const PortInfo* p : ctx.SelectedPorts(*d))
+        for (const std::string& n : RoceNetdevs(*d, *p))
+          if (std::find(nds.begin(), nds.end(), n) == nds.end()) nds.push_back(n);
+      if (nds.empty() && d->netdev) nds.push_back(*d->netdev);
+      if (nds.empty()) {
         r.Note(MissingFact(d->name, "netdev"));
         continue;
       }
-      const std::string& nd = *d->netdev;
-      std::vector<std::string> dst = Destinations(ctx.view.Netdev(nd));
-      if (dst.empty()) dst.push_back("");  // no address known: any destination
-      // Both directions: the peer's requests and ACKs arrive on UDP 4791,
-      // and this host's own requests and ACKs leave for the peer's 4791.
-      for (const std::string& addr : dst) {
-        for (firewall::Direction dir : {firewall::Direction::kIn, firewall::Direction::kOut}) {
-          const bool in = dir == firewall::Direction::kIn;
-          firewall::Packet p = in ? firewall::RocePacket(nd, addr) : firewall::RoceOutPacket(nd, addr);
-          Outcome o = firewall::Evaluate(rulesets, p);
-          std::string subj = in ? absl::StrCat("UDP 4791 in on ", nd, " (", d->name, ")",
-                                               addr.empty() ? "" : absl::StrCat(" to ", addr))
-                                : absl::StrCat("UDP 4791 out of ", nd, " (", d->name, ")",
-                                               addr.empty() ? "" : absl::StrCat(" from ", addr),
-                                               " to the peer");
-          if (o.fate == Fate::kAccepted) {
-            std::string how = o.decided_by
-                                  ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
-                                                 o.decided_by->Where(), ")")
-                                  : "accepted (no base chain on its path)";
-            if (!unreadable.empty())
-              absl::StrAppend(&how, "; not judged: the ", absl::StrJoin(unreadable, ", "),
-                              " ruleset could not be read");
-            r.Expect(subj, "accepted", how,
-                     o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
-            for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
-            if (!o.uncertain.empty())
-              r.Remedy(absl::StrCat("nft list ruleset; iptables-save   # check by hand the rules "
-                                    "named above for UDP 4791 on ", nd));
-          } else {
-            const Place& by = *o.decided_by;
-            std::string actual = absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `",
-                                              by.text, "`");
-            r.Expect(subj, "accepted", actual, Verdict::kFail);
-            for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
-            r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
-                   "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
-            if (!in)
-              r.Note(absl::StrCat("the ", by.chain, " chain is on the output path: requests and their "
-                                  "ACKs both go to the peer's UDP 4791, so dropping them out of ", nd,
-                                  " stops RoCE in both directions"));
-            Remedy(rulesets, o, nd, dir, r);
+      for (const std::string& nd : nds) {
+        std::vector<std::string> dst = Destinations(ctx.view.Netdev(nd));
+        if (dst.empty()) dst.push_back("");  // no address known: any destination
+        // Both directions: the peer's requests and ACKs arrive on UDP 4791,
+        // and this host's own requests and ACKs leave for the peer's 4791.
+        for (const std::string& addr : dst) {
+          for (firewall::Direction dir : {firewall::Direction::kIn, firewall::Direction::kOut}) {
+            const bool in = dir == firewall::Direction::kIn;
+            firewall::Packet p = in ? firewall::RocePacket(nd, addr) : firewall::RoceOutPacket(nd, addr);
+            Outcome o = firewall::Evaluate(rulesets, p);
+            std::string subj = in ? absl::StrCat("UDP 4791 in on ", nd, " (", d->name, ")",
+                                                 addr.empty() ? "" : absl::StrCat(" to ", addr))
+                                  : absl::StrCat("UDP 4791 out of ", nd, " (", d->name, ")",
+                                                 addr.empty() ? "" : absl::StrCat(" from ", addr),
+                                                 " to the peer");
+            if (o.fate == Fate::kAccepted) {
+              std::string how = o.decided_by
+                                    ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
+                                                   o.decided_by->Where(), ")")
+                                    : "accepted (no base chain on its path)";
+              if (!unreadable.empty())
+                absl::StrAppend(&how, "; not judged: the ", absl::StrJoin(unreadable, ", "),
+                                " ruleset could not be read");
+              r.Expect(subj, "accepted", how,
+                       o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
+              for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+              if (!o.uncertain.empty())
+                r.Remedy(absl::StrCat("nft list ruleset; iptables-save   # check by hand the rules "
+                                      "named above for UDP 4791 on ", nd));
+            } else {
+              const Place& by = *o.decided_by;
+              std::string actual = absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `",
+                                                by.text, "`");
+              r.Expect(subj, "accepted", actual, Verdict::kFail);
+              for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+              r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
+                     "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
+              if (!in)
+                r.Note(absl::StrCat("the ", by.chain, " chain is on the output path: requests and their "
+                                    "ACKs both go to the peer's UDP 4791, so dropping them out of ", nd,
+                                    " stops RoCE in both directions"));
+              Remedy(rulesets, o, nd, dir, r);
+            }
+            for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
           }
-          for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
         }
       }
     }

@@ -14,16 +14,11 @@ using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::OnDevice;
 using ::rdmacheck::testing::RunOn;
 using ::rdmacheck::testing::RunOnView;
 using ::testing::Contains;
 using ::testing::HasSubstr;
-
-Options Rxe0() {
-  Options o;
-  o.device = "rxe0";
-  return o;
-}
 
 DeviceView WithRuleset(const std::string& source, const std::string& text) {
   DeviceView v = FixtureProfile("rxe_mtu9000.profile");
@@ -33,7 +28,7 @@ DeviceView WithRuleset(const std::string& source, const std::string& text) {
 }
 
 TEST(Firewall4791, FailsOnNftDropQuotingTheRuleAndGivingTheNftInsert) {
-  Result r = RunOn(Firewall4791Check(), "rxe_nft_drop.profile", "rxe_guest.plan", Rxe0());
+  Result r = RunOn(Firewall4791Check(), "rxe_nft_drop.profile", "rxe_guest.plan", OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
   EXPECT_THAT(r.evidence,
               Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1",
@@ -47,7 +42,7 @@ TEST(Firewall4791, FailsOnNftDropQuotingTheRuleAndGivingTheNftInsert) {
 }
 
 TEST(Firewall4791, FailsOnIptablesRejectWithTheIptablesInsert) {
-  Result r = RunOn(Firewall4791Check(), "rxe_iptables_reject.profile", "rxe_guest.plan", Rxe0());
+  Result r = RunOn(Firewall4791Check(), "rxe_iptables_reject.profile", "rxe_guest.plan", OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow(
                               "UDP 4791 in on va", "rejected by iptables-nft table ip filter chain INPUT rule 4",
@@ -121,7 +116,7 @@ class ToolTest : public ::testing::TestWithParam<ToolCase> {};
 TEST_P(ToolTest, VerdictEvidenceAndTheToolsOwnRemedy) {
   const ToolCase& c = GetParam();
   Result r = RunOnView(Firewall4791Check(), WithRuleset(c.source, c.text),
-                       FixturePlan("rxe_guest.plan"), Rxe0());
+                       FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, c.verdict) << AllText(r);
   if (*c.actual) {
     EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)", c.actual, c.verdict)));
@@ -141,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(Tools, ToolTest, ::testing::ValuesIn(kTools));
 TEST(Firewall4791, AListingThatTimedOutBesideOneReadIsAWarn) {
   DeviceView v = WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n");
   v.host.rulesets_not_read["nft"] = "'nft -j list ruleset' did not finish within 3 s; killed";
-  Result r = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), Rxe0());
+  Result r = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "not read: 'nft -j list ruleset' did not finish",
                                                Verdict::kWarn)));
@@ -149,13 +144,13 @@ TEST(Firewall4791, AListingThatTimedOutBesideOneReadIsAWarn) {
                                                Verdict::kWarn)));
   // Alone, a ruleset read in full still passes.
   Result alone = RunOnView(Firewall4791Check(), WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n"),
-                           FixturePlan("rxe_guest.plan"), Rxe0());
+                           FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
   EXPECT_EQ(alone.verdict, Verdict::kPass) << AllText(alone);
 }
 
 TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
   Result r = RunOnView(Firewall4791Check(), WithRuleset("nft", "table inet f {\n\tchain input {\n"),
-                       DefaultPlan(), Rxe0());
+                       DefaultPlan(), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kWarn);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "nft:2: unexpected end of input", Verdict::kWarn)));
   // The path was judged without the unreadable ruleset: its row says so
@@ -170,7 +165,7 @@ TEST(Firewall4791, NotUnderstoodRulesAreNamedInNotes) {
   Result r = RunOnView(Firewall4791Check(),
                        WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
                                           "priority 0;\n\t\tlimit rate over 5/second drop\n\t}\n}\n"),
-                       DefaultPlan(), Rxe0());
+                       DefaultPlan(), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kWarn);
   EXPECT_THAT(r.notes, Contains(HasSubstr("not understood: nft table inet f chain input rule 1 (line 4)")));
 }
@@ -178,7 +173,7 @@ TEST(Firewall4791, NotUnderstoodRulesAreNamedInNotes) {
 TEST(Firewall4791, MissingKernelSocketFails) {
   DeviceView v = WithRuleset("nft", "");
   v.host.udp4791_socket = false;
-  Result r = RunOnView(Firewall4791Check(), v, DefaultPlan(), Rxe0());
+  Result r = RunOnView(Firewall4791Check(), v, DefaultPlan(), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("kernel UDP socket on port 4791", "absent", Verdict::kFail)));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("ss -uln | grep ':4791 '")));
@@ -213,7 +208,7 @@ TEST(Firewall4791, FailsOnAnOutputChainDropNamingTheOutputPath) {
   Result r = RunOnView(Firewall4791Check(),
                        WithRuleset("nft", "table inet filter {\n\tchain output {\n\t\ttype filter hook output "
                                           "priority filter; policy accept;\n\t\tudp dport 4791 drop\n\t}\n}\n"),
-                       FixturePlan("rxe_guest.plan"), Rxe0());
+                       FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1", "accepted", Verdict::kPass)));
   EXPECT_THAT(r.evidence,
@@ -228,12 +223,40 @@ TEST(Firewall4791, IptablesOutputDropGivesTheMinusOInsert) {
   Result r = RunOnView(Firewall4791Check(),
                        WithRuleset("iptables-nft", "*filter\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n"
                                                    "-A OUTPUT -p udp --dport 4791 -j REJECT\nCOMMIT\n"),
-                       FixturePlan("rxe_guest.plan"), Rxe0());
+                       FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 out of va (rxe0)",
                                                "rejected by iptables-nft table ip filter chain OUTPUT rule 1",
                                                Verdict::kFail)));
   EXPECT_THAT(r.remediation, Contains("iptables -I OUTPUT -o va -p udp --dport 4791 -j ACCEPT"));
+}
+
+// rxe_vlan.profile (real capture: rxe0 on va, its address on va.100) with an
+// nft output chain dropping UDP 4791 on oifname `oif`.
+Result OnVlanWithOutputDrop(const std::string& oif) {
+  DeviceView v = FixtureProfile("rxe_vlan.profile");
+  v.host.rulesets["nft"] =
+      "table inet t {\n\tchain out {\n\t\ttype filter hook output priority filter; policy accept;\n"
+      "\t\toifname \"" + oif + "\" udp dport 4791 drop\n\t}\n}\n";
+  return RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+}
+
+// RoCE over a VLAN: the packets meet the rules as va.100's, so a rule on
+// oifname "va.100" is what drops them, and the remedy names it.
+TEST(Firewall4791, VlanTrafficIsEvaluatedOnTheVlanNetdev) {
+  Result r = OnVlanWithOutputDrop("va.100");
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va.100 (rxe0) to 198.18.1.1", "accepted", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 out of va.100 (rxe0) from 198.18.1.1 to the peer",
+                                               "dropped by nft table inet t chain out rule 1", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains("nft insert rule inet t out oifname \"va.100\" udp dport 4791 accept"));
+  for (const Evidence& e : r.evidence) EXPECT_THAT(e.subject, ::testing::Not(HasSubstr(" va (rxe0)")));
+}
+
+// A rule on the parent's name does not see the VLAN's packets.
+TEST(Firewall4791, ARuleOnTheParentNameDoesNotDropVlanTraffic) {
+  Result r = OnVlanWithOutputDrop("va");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
 }
 
 }  // namespace

@@ -11,30 +11,11 @@ using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::OnDevice;
 using ::rdmacheck::testing::RunOn;
 using ::rdmacheck::testing::RunOnView;
 using ::testing::Contains;
 using ::testing::HasSubstr;
-
-TEST(ClassifyGid, Forms) {
-  struct Row {
-    const char* gid;
-    GidAddress::Kind kind;
-    const char* ipv4;
-  } rows[] = {
-      {"::ffff:198.18.0.1", GidAddress::kIpv4Mapped, "198.18.0.1"},
-      {"0000:0000:0000:0000:0000:ffff:0a0a:0111", GidAddress::kIpv4Mapped, "10.10.1.17"},
-      {"fe80::c6ff:fe12:1", GidAddress::kLinkLocal, ""},
-      {"2001:db8::1", GidAddress::kIpv6, ""},
-      {"::", GidAddress::kZero, ""},
-      {"not-a-gid", GidAddress::kInvalid, ""},
-  };
-  for (const Row& r : rows) {
-    GidAddress a = ClassifyGid(r.gid);
-    EXPECT_EQ(a.kind, r.kind) << r.gid;
-    EXPECT_EQ(a.ipv4, r.ipv4) << r.gid;
-  }
-}
 
 TEST(GidTable, PassesAndNamesTheIpv4EntryOnTheGuestPair) {
   Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest.plan");
@@ -178,6 +159,15 @@ TEST(GidTable, SkipsWithoutTheTable) {
   EXPECT_THAT(r.skip_reason, HasSubstr("siw0 port 1"));
   EXPECT_THAT(r.skip_reason, HasSubstr("GID table"));
   EXPECT_EQ(RunOn(GidTableCheck(), "no_device.profile").verdict, Verdict::kSkip);
+}
+
+// A GID on a VLAN names the VLAN, its id and its parent (real capture).
+TEST(GidTable, VlanGidNamesTheVlan) {
+  Result r = RunOn(GidTableCheck(), "rxe_vlan.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID index 1 (plan gid_index)",
+                                               "IPv4 198.18.1.1, RoCEv2, netdev va.100 (VLAN 100 over va)",
+                                               Verdict::kPass)));
 }
 
 }  // namespace

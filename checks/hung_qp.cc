@@ -18,9 +18,15 @@ std::string Ipv4Of(const std::string& gid) {
   return absl::StartsWithIgnoreCase(gid, "::ffff:") && absl::StrContains(gid, ".") ? gid.substr(7) : "";
 }
 
-std::string NetdevOf(const DeviceView& view, const std::string& dev) {
+// The netdev the probe's packets passed on `dev`: that of the GID it used
+// (a VLAN over the parent when the address is there), else the parent.
+std::string NetdevOf(const DeviceView& view, const std::string& dev, int gid_index) {
   const DeviceInfo* d = view.Device(dev);
-  return d && d->netdev ? *d->netdev : "";
+  if (d == nullptr) return "";
+  for (const PortInfo& p : d->ports)
+    for (const GidEntry& g : p.gids)
+      if (g.index == gid_index && !g.netdev.empty()) return g.netdev;
+  return d->netdev.value_or("");
 }
 
 std::string WrSubject(const ProbeResult& r, const WrOutcome& w) {
@@ -98,8 +104,14 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
     c.peer = other_netdev;
     c.peer_port = other_port;
     c.loopback = false;
+    // Named by the netdevs the GIDs ride (a VLAN over the parent).
+    auto via = [](const DeviceInfo& d, int p) {
+      const PortInfo* pi = d.Port(p);
+      std::vector<std::string> nds = pi ? RoceNetdevs(d, *pi) : std::vector<std::string>{};
+      return nds.empty() ? *d.netdev : nds.front();
+    };
     c.why = absl::StrCat(other_netdev->name, " on ", *other_netdev->netdev, ": traffic crosses the IP path ",
-                         *dev.netdev, " -> ", *other_netdev->netdev);
+                         via(dev, port), " -> ", via(*other_netdev, other_port));
   } else if (same_netdev != nullptr) {
     c.peer = same_netdev;
     c.peer_port = same_port;
@@ -150,7 +162,8 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
                                     absl::string_view check_id) {
   const std::string proof = absl::StrCat("rdmacheck --checks ", check_id, " -d ", r.device,
                                          "   # shows the fix took");
-  const std::string na = NetdevOf(view, r.device), nb = NetdevOf(view, r.peer_device);
+  const std::string na = NetdevOf(view, r.device, r.gid_index),
+                    nb = NetdevOf(view, r.peer_device, r.peer_gid_index);
   const std::string peer_ip = Ipv4Of(r.peer_gid);
   switch (c) {
     case HangClass::kPathBlocked: {
@@ -188,6 +201,13 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
     case HangClass::kPeerNoAck:
       return {absl::StrCat("rdma res show qp dev ", r.peer_device, "   # is the peer QP in RTR/RTS?"),
               absl::StrCat("rdmacheck --checks gid-table -d ", r.peer_device), proof};
+    case HangClass::kLocalIpv6:
+      return {absl::StrCat("ip -6 route get ", r.peer_gid, " from ", r.gid,
+                           "   # \"dev lo\": the pair's packets never cross ", na.empty() ? "the netdev" : na),
+              absl::StrCat("rdmacheck -d ", r.device, " -x <the ::ffff: (IPv4) GID index>   # between devices of "
+                           "one host probe over IPv4 GIDs"),
+              absl::StrCat("rdmacheck --peer HOST -d ", r.device,
+                           "   # IPv6 RoCE over the wire: probe a device on another host (rdmacheck serve there)")};
     case HangClass::kNotSent:
       return {absl::StrCat("rdma link show; ip link show dev ", na.empty() ? "<netdev>" : na,
                            "   # is the link up and the netdev UP?"),

@@ -11,6 +11,7 @@ using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::OnDevice;
 using ::rdmacheck::testing::RunOn;
 using ::rdmacheck::testing::RunOnView;
 using ::testing::Contains;
@@ -91,6 +92,42 @@ TEST(MtuChain, SkipsWithoutFacts) {
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_THAT(r.skip_reason, HasSubstr("mlx5_0 port 1 active_mtu"));
   EXPECT_EQ(RunOn(MtuChainCheck(), "no_device.profile").verdict, Verdict::kSkip);
+}
+
+// RoCE over a VLAN (real captures): rxe sizes packets by the parent's MTU
+// but sends them through the VLAN, whose MTU must carry them too.
+TEST(MtuChain, VlanAtTheParentsMtuPasses) {
+  Result r = RunOn(MtuChainCheck(), "rxe_vlan.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va.100 (VLAN 100 over va) MTU", "9000 bytes -> IB MTU 4096",
+                                               Verdict::kPass)));
+}
+
+TEST(MtuChain, VlanBelowTheParentsMtuFailsNamingTheVlan) {
+  Result r = RunOn(MtuChainCheck(), "rxe_vlan_mtu1500.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va MTU", "9000 bytes -> rxe IB MTU 4096", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va.100 (VLAN 100 over va) MTU",
+                                               "1500 bytes -> IB MTU 1024 at most", Verdict::kFail)));
+  EXPECT_THAT(r.notes, Contains(HasSubstr("sends those of the GIDs on va.100 through va.100")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip link set dev va.100 mtu 9000")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ib_write_bw -m 1024")));
+}
+
+// Without a plan the QPs run at active_mtu: the VLAN must carry that.
+TEST(MtuChain, VlanBelowActiveMtuFailsWithoutAPlanToo) {
+  Result r = RunOn(MtuChainCheck(), "rxe_vlan_mtu1500.profile", "", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va.100 (VLAN 100 over va) MTU", "1500 bytes", Verdict::kFail)));
+}
+
+// A plan that pins path MTU 1024 fits the 1500-byte VLAN.
+TEST(MtuChain, VlanCarriesAPinnedSmallerPathMtu) {
+  Plan plan = FixturePlan("rxe_guest.plan");
+  plan.path_mtu = 1024;
+  Result r = RunOnView(MtuChainCheck(), FixtureProfile("rxe_vlan_mtu1500.profile"), plan, OnDevice("rxe0"));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("netdev va.100 (VLAN 100 over va) MTU", "1500 bytes", Verdict::kPass)));
+  EXPECT_NE(r.verdict, Verdict::kFail) << AllText(r);
 }
 
 }  // namespace

@@ -1,16 +1,28 @@
 #include "checks/qdisc_path.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace rdmacheck {
 namespace {
 
-std::optional<std::string> NetdevOf(const DeviceInfo* d, int port) {
-  if (d == nullptr) return std::nullopt;
-  const PortInfo* p = d->Port(port);
-  return p ? PortNetdev(*d, *p) : std::nullopt;
+// The netdevs a port's RoCE packets pass, top down: the GIDs' netdevs
+// (a VLAN) and what lies below them (its parent, a bond's slaves), each with
+// its own qdisc.
+std::vector<std::string> NetdevsOf(const DeviceView& view, const DeviceInfo* d, int port) {
+  std::vector<std::string> out;
+  const PortInfo* p = d ? d->Port(port) : nullptr;
+  if (p == nullptr) return out;
+  std::vector<std::string> todo = RoceNetdevs(*d, *p);
+  for (size_t i = 0; i < todo.size() && out.size() < 16; ++i) {
+    if (std::find(out.begin(), out.end(), todo[i]) != out.end()) continue;
+    out.push_back(todo[i]);
+    if (const NetdevInfo* n = view.Netdev(todo[i])) todo.insert(todo.end(), n->lower.begin(), n->lower.end());
+  }
+  return out;
 }
 
 }  // namespace
@@ -22,15 +34,17 @@ QdiscPath QdiscPathOf(const DeviceView& view, const DeviceInfo& dev, int port, c
   if (peer != nullptr)
     if (const PortInfo* p = peer->Port(peer_port); p && p->active_mtu)
       path.active_mtu = std::min(path.active_mtu, *p->active_mtu);
-  std::optional<std::string> here = NetdevOf(&dev, port);
-  std::optional<std::string> there = NetdevOf(peer, peer_port);
+  const std::vector<std::string> here = NetdevsOf(view, &dev, port);
+  std::vector<std::string> all = here;
+  for (const std::string& nd : NetdevsOf(view, peer, peer_port)) all.push_back(nd);
   std::vector<std::string> seen;
-  for (const std::optional<std::string>& nd : {here, there}) {
-    if (!nd || std::find(seen.begin(), seen.end(), *nd) != seen.end()) continue;
-    seen.push_back(*nd);
-    const NetdevInfo* n = view.Netdev(*nd);
+  for (const std::string& nd : all) {
+    if (std::find(seen.begin(), seen.end(), nd) != seen.end()) continue;
+    seen.push_back(nd);
+    const NetdevInfo* n = view.Netdev(nd);
     if (n == nullptr) continue;
-    for (const Qdisc& q : n->qdiscs) path.qdiscs.push_back({*nd, q, nd == here});
+    const bool sender = std::find(here.begin(), here.end(), nd) != here.end();
+    for (const Qdisc& q : n->qdiscs) path.qdiscs.push_back({nd, q, sender});
   }
   return path;
 }

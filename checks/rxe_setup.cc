@@ -56,6 +56,68 @@ std::vector<std::string> Uverbs(const std::vector<const DeviceInfo*>& devs) {
   return out;
 }
 
+// Both must say up: with miimon 0 the bond never updates a slave's
+// mii_status (measured: a veth set down stayed "mii up, active").
+bool SlaveUp(const NetdevInfo& s) {
+  if (s.slave_mii_status && *s.slave_mii_status != "up") return false;
+  if (s.operstate) return *s.operstate == "up" || *s.operstate == "unknown";
+  return s.slave_mii_status.has_value();
+}
+
+std::string SlaveState(const NetdevInfo& s) {
+  std::vector<std::string> parts;
+  if (s.slave_mii_status) parts.push_back(absl::StrCat("mii ", *s.slave_mii_status));
+  if (s.operstate) parts.push_back(absl::StrCat("operstate ", *s.operstate));
+  if (s.slave_state) parts.push_back(*s.slave_state);
+  if (s.link_failure_count && *s.link_failure_count > 0)
+    parts.push_back(absl::StrCat(*s.link_failure_count, " link failure(s) since enslaved"));
+  return parts.empty() ? std::string("state unknown") : absl::StrJoin(parts, ", ");
+}
+
+// rxe over a bond: RoCE leaves by whichever slave the bond picks, so the
+// bond carries it while one slave has link; each slave down is redundancy
+// lost (measured in the guest: active-backup fails over to the other veth
+// and ib_write_bw goes on).
+void CheckBond(const DeviceView& v, const DeviceInfo& d, const NetdevInfo& bond, ResultBuilder& r) {
+  const std::string bd = DescribeNetdev(v, bond.name);
+  std::vector<std::string> up, down;
+  for (const std::string& name : bond.lower) {
+    const NetdevInfo* s = v.Netdev(name);
+    if (s == nullptr) continue;
+    const bool ok = SlaveUp(*s);
+    (ok ? up : down).push_back(name);
+    r.Expect(absl::StrCat(d.name, " netdev ", bd, " slave ", name), "link up (mii_status up)", SlaveState(*s),
+             ok ? Verdict::kPass : Verdict::kWarn);
+  }
+  if (bond.lower.empty()) {
+    r.Expect(absl::StrCat(d.name, " netdev ", bd, " slaves"), "at least one", "none", Verdict::kFail);
+    r.Remedy(absl::StrCat("ip link set dev SLAVE master ", bond.name, "   # enslave the RDMA port(s)"));
+    return;
+  }
+  if (bond.bond_mode) {
+    const bool ab = absl::StartsWith(*bond.bond_mode, "active-backup");
+    const std::string active = bond.bond_active_slave.value_or("");
+    if (ab) {
+      const NetdevInfo* as = active.empty() ? nullptr : v.Netdev(active);
+      const bool ok = as != nullptr && SlaveUp(*as);
+      r.Expect(absl::StrCat(d.name, " netdev ", bd, " active slave"), "a slave with link (active-backup)",
+               active.empty() ? std::string("none") : absl::StrCat(active, as ? absl::StrCat(" (", SlaveState(*as), ")") : ""),
+               ok ? Verdict::kPass : Verdict::kFail);
+    }
+  }
+  if (up.empty()) {
+    r.Expect(absl::StrCat(d.name, " netdev ", bd, " slaves with link"), "at least one", "none", Verdict::kFail);
+    r.Note(absl::StrCat("no slave of ", bond.name, " has link: RoCE over ", d.name, " stops (QPs time out with "
+                        "\"transport retry counter exceeded\")"));
+  } else if (!down.empty()) {
+    r.Note(absl::StrCat(bond.name, " runs on ", absl::StrJoin(up, ", "), " alone: traffic goes on, but a failure of ",
+                        up.size() == 1 ? "that slave" : "those slaves", " stops RoCE over ", d.name));
+  }
+  for (const std::string& name : down)
+    r.Remedy(absl::StrCat("ip link set dev ", name, " up   # then its cable, optics and switch port: ethtool ", name));
+  if (!down.empty()) r.Remedy(absl::StrCat("cat /proc/net/bonding/", bond.name, "   # each slave's MII status and link failure count"));
+}
+
 }  // namespace
 
 Result RxeSetupCheck::Run(const CheckContext& ctx) const {
@@ -138,25 +200,52 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
     } else {
       missing.push_back(absl::StrCat("netdev ", nd, " operstate"));
     }
+    if (n->IsBond()) CheckBond(v, *d, *n, r);
+    // The addresses may sit on VLANs over the netdev instead (rxe cannot be
+    // created on a VLAN netdev, drivers/infiniband/sw/rxe/rxe.c: it goes on
+    // the parent, and each VLAN's addresses become GIDs of its port).
+    std::vector<const NetdevInfo*> vlans = VlansOver(v, nd);
     if (n->addrs_known) {
       bool ok = HasAddress(*n);
       std::vector<std::string> shown = n->addrs;
-      r.Expect(absl::StrCat(subj, " address"), "an IPv4 or global IPv6 address",
-               shown.empty() ? std::string("none") : absl::StrJoin(shown, " "),
-               ok ? Verdict::kPass : Verdict::kFail);
+      std::string actual = shown.empty() ? std::string("none") : absl::StrJoin(shown, " ");
+      std::vector<std::string> on_vlans;
+      for (const NetdevInfo* vl : vlans) {
+        if (!vl->addrs_known || vl->addrs.empty()) continue;
+        ok = ok || HasAddress(*vl);
+        on_vlans.push_back(absl::StrCat(DescribeNetdev(v, vl->name), ": ", absl::StrJoin(vl->addrs, " ")));
+      }
+      if (!on_vlans.empty()) actual = absl::StrCat(actual, " on ", nd, "; ", absl::StrJoin(on_vlans, "; "));
+      r.Expect(absl::StrCat(subj, " address"),
+               vlans.empty() ? std::string("an IPv4 or global IPv6 address")
+                             : absl::StrCat("an IPv4 or global IPv6 address on ", nd, " or a VLAN over it"),
+               actual, ok ? Verdict::kPass : Verdict::kFail);
       if (!ok && container && NetdevOutsideNamespace(v, nd)) {
         r.Note(absl::StrCat(nd, " is in the host's network namespace, not this container's: ",
                             DescribeContainer(h)));
         for (const std::string& line : ContainerRemedies(h, kNeedHostNetwork)) r.Remedy(line);
       } else if (!ok) {
-        r.Note(absl::StrCat("without an address on ", nd, " ", d->name,
+        r.Note(absl::StrCat("without an address on ", nd, vlans.empty() ? "" : " or its VLANs", " ", d->name,
                             " has no routable GID: peers cannot address it"));
-        r.Remedy(absl::StrCat("ip addr add ADDRESS/PREFIX dev ", nd,
+        // With VLANs over it, the deployment's address belongs on the VLAN.
+        r.Remedy(absl::StrCat("ip addr add ADDRESS/PREFIX dev ", vlans.empty() ? nd : vlans.front()->name,
                               "   # this host's address on the RDMA subnet"));
         r.Remedy(absl::StrCat("ip -br addr show dev ", nd, "; rdma link show ", d->name, "/1"));
       }
     } else {
       missing.push_back(absl::StrCat("netdev ", nd, " addrs"));
+    }
+    // A VLAN carrying the addresses must be up too: its GIDs leave with it.
+    for (const NetdevInfo* vl : vlans) {
+      if (!vl->operstate || !HasAddress(*vl)) continue;
+      bool up = *vl->operstate == "up" || *vl->operstate == "unknown";
+      r.Expect(absl::StrCat(d->name, " VLAN ", DescribeNetdev(v, vl->name), " operstate"), "up",
+               *vl->operstate, up ? Verdict::kPass : Verdict::kFail);
+      if (!up) {
+        r.Note(absl::StrCat("the GIDs ", d->name, " takes from ", vl->name, " carry no traffic while it is ",
+                            *vl->operstate));
+        r.Remedy(absl::StrCat("ip link set dev ", vl->name, " up"));
+      }
     }
   }
 

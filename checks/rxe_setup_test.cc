@@ -14,6 +14,7 @@ using ::rdmacheck::testing::AllText;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
+using ::rdmacheck::testing::OnDevice;
 using ::rdmacheck::testing::RunOn;
 using ::rdmacheck::testing::RunOnView;
 using ::testing::Contains;
@@ -145,6 +146,65 @@ TEST(RxeSetup, NoDeviceOpenedSaysFailedToOpen) {
   Result r = RunOnView(RxeSetupCheck(), v, FixturePlan(""));
   EXPECT_EQ(r.verdict, Verdict::kSkip);
   EXPECT_THAT(r.skip_reason, HasSubstr("`Failed to open device` 3 time(s)"));
+}
+
+// RoCE over a VLAN as deployed (real capture): the address is on va.100,
+// the VLAN over rxe0's parent va; that is no missing address.
+TEST(RxeSetup, AddressOnAVlanOverTheParentPasses) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_vlan.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va address", "va.100 (VLAN 100 over va): 198.18.1.1/24",
+                                               Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 VLAN va.100 (VLAN 100 over va) operstate", "up", Verdict::kPass)));
+  EXPECT_THAT(AllText(r), ::testing::Not(HasSubstr("ip addr add")));
+}
+
+// The same with the addresses on neither: the remedy puts one on the VLAN.
+TEST(RxeSetup, NoAddressOnParentOrVlanAsksForOneOnTheVlan) {
+  DeviceView v = FixtureProfile("rxe_vlan.profile");
+  for (NetdevInfo& n : v.netdevs) n.addrs = {"fe80::bb:97ff:fe7b:593/64"};
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip addr add ADDRESS/PREFIX dev va.100")));
+}
+
+// The VLAN carrying the address set down (real capture): its IPv4 GID stays
+// in the table, but nothing leaves by it.
+TEST(RxeSetup, VlanDownFails) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_vlan_down.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 VLAN va.100 (VLAN 100 over va) operstate", "down", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains("ip link set dev va.100 up"));
+}
+
+// rxe over an active-backup bond (real captures): both slaves up PASSes;
+// one slave down is redundancy lost, a WARN naming it, while traffic goes on.
+TEST(RxeSetup, BondWithBothSlavesUpPasses) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_bond.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) slave va1", "mii up", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) active slave", "va1", Verdict::kPass)));
+}
+
+TEST(RxeSetup, BondSlaveDownWarnsNamingIt) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_bond_slave_down.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) slave va1",
+                                               "mii down, operstate down, backup, 1 link failure(s)", Verdict::kWarn)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) active slave", "va2", Verdict::kPass)));
+  EXPECT_THAT(r.notes, Contains(HasSubstr("bond0 runs on va2 alone")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip link set dev va1 up")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("cat /proc/net/bonding/bond0")));
+}
+
+TEST(RxeSetup, BondWithNoSlaveUpFails) {
+  DeviceView v = FixtureProfile("rxe_bond_slave_down.profile");
+  for (NetdevInfo& n : v.netdevs)
+    if (n.name == "va2") n.operstate = "down";
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) slaves with link", "none", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) active slave", "va2", Verdict::kFail)));
 }
 
 }  // namespace

@@ -102,5 +102,20 @@ TEST(RxeSysctls, SkipsWithoutAPairOrFacts) {
   EXPECT_THAT(nos.skip_reason, HasSubstr("accept_local"));
 }
 
+// RoCE over a VLAN (real capture): the pair is va.100/vb.100, and sysctl(8)
+// names a dotted netdev with '/' (net.ipv4.conf.va/100.rp_filter; the dotted
+// form is read as conf/va/100, measured: "cannot stat").
+TEST(RxeSysctls, VlanPairIsJudgedOnTheVlansWithSysctlsSlashForm) {
+  DeviceView v = FixtureProfile("rxe_vlan.profile");
+  v.host.sysctls["net.ipv4.conf.va.100.rp_filter"] = "1";
+  Result r = RunOnView(RxeSysctlsCheck(), v, FixturePlan("rxe_guest.plan"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("{all,va.100}.rp_filter", "va.100=1 -> 1", Verdict::kFail)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("{all,vb.100}.rp_filter", "-> 0", Verdict::kPass)));
+  ASSERT_FALSE(r.remediation.empty());
+  EXPECT_EQ(r.remediation[0], "sysctl -w net.ipv4.conf.va/100.rp_filter=0");
+  EXPECT_THAT(r.remediation[1], HasSubstr("'net.ipv4.conf.va/100.rp_filter = 0'"));
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -36,6 +36,7 @@ enum class HangClass {
   kQpInError,       // the QP was already in the error state (flushes)
   kDataMismatch,    // completed, but the bytes differ
   kNotSent,         // retries exhausted but nothing left the device
+  kLocalIpv6,       // packets sent, none received, between two local devices over IPv6 GIDs
   kUndetermined,    // no completion and no counters to tell why
   kOtherError,      // another completion error (status in the text)
   kInterrupted,     // SIGINT

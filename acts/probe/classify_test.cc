@@ -76,6 +76,25 @@ std::vector<Case> Cases() {
     cs.push_back({"blocked path, no completion yet", r, HangClass::kPathBlocked, "no completion after 2.00 s"});
   }
   {
+    // Measured in the guest: rxe0 (2001:2::1 on va) to rxe1 (2001:2::2 on
+    // vb), IPv6 GIDs, no firewall: 7 tries sent, none received (the route
+    // to a local IPv6 address is through lo).
+    ProbeResult r = Base();
+    r.gid = "2001:2::1";
+    r.peer_gid = "2001:2::2";
+    r.wrs = {Stuck(0, 64, kWcRetryExcErr, {{"sent_pkts", 7}, {"retry_exceeded_err", 1}, {"completer_retry_err", 6}},
+                   {{"rcvd_pkts", 0}, {"sent_pkts", 0}})};
+    cs.push_back({"local ipv6 pair", r, HangClass::kLocalIpv6, "routes a local IPv6 destination through lo"});
+  }
+  {
+    // The same signature over IPv4-mapped GIDs stays a blocked path.
+    ProbeResult r = Base();
+    r.gid = "::ffff:198.18.0.1";
+    r.peer_gid = "::ffff:198.18.0.2";
+    r.wrs = {Stuck(0, 64, kWcRetryExcErr, {{"sent_pkts", 7}}, {{"rcvd_pkts", 0}})};
+    cs.push_back({"ipv4 pair blocked", r, HangClass::kPathBlocked, "none reached"});
+  }
+  {
     ProbeResult r = Base();
     r.wrs = {Ok(0, 64), Stuck(1, 12288, kWcRetryExcErr, {{"sent_pkts", 21}, {"send_err", 21}},
                               {{"rcvd_pkts", 0}})};
