@@ -65,7 +65,8 @@ Result CqOverrunCheck::Run(const CheckContext& ctx) const {
       // The GID an operator would pick, from the facts already gathered.
       const PortInfo* p = dev->Port(port);
       if (p && p->gids_known) {
-        absl::StatusOr<GidEntry> g = ChooseGid(p->gids, std::nullopt, dev->name);
+        absl::StatusOr<GidEntry> g =
+            ChooseGid(p->gids, std::nullopt, dev->name, ctx.plan.ip_version.value_or(4) == 6);
         if (g.ok()) req.gid_index = g->index;
       }
     }

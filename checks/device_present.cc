@@ -44,6 +44,20 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   // Every cause that applies, most specific first: fixing only the first
   // would leave the user at the next one.
   bool any = false;
+  // rdma's exclusive netns mode: a namespace lists only the RDMA devices
+  // moved into it (measured in the guest: none in a new namespace; and
+  // `rdma dev set rxe1 netns NS` answers "Operation not supported" on 6.1).
+  if (!in_container && h.rdma_netns_mode == std::optional<std::string>("exclusive") &&
+      h.own_netns.value_or(false)) {
+    any = true;
+    r.Expect("rdma netns mode", "shared, or this process in the devices' namespace",
+             "exclusive, and this process is in another network namespace than PID 1's", Verdict::kFail);
+    r.Note("likely cause: rdma's netns mode is exclusive (/sys/module/ib_core/parameters/netns_mode N): "
+           "this network namespace lists only the RDMA devices moved into it, and none were");
+    r.Remedy("nsenter -t 1 -n rdmacheck   # the checks in the host's network namespace, where the devices are");
+    r.Remedy("rdma system show   # netns exclusive; rdma dev set DEV netns NS moves a device that supports it "
+             "(rxe does not: Operation not supported)");
+  }
   if (in_container && h.sysfs_infiniband.value_or(false) && !h.dev_infiniband.value_or(true)) {
     any = true;
     r.Note(absl::StrCat("likely cause: the host has RDMA devices but this container was not given "
@@ -67,7 +81,7 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
     r.Remedy("modprobe rdma_rxe   # 'Module rdma_rxe not found': this kernel lacks Soft-RoCE; "
              "boot a distribution kernel (Debian linux-image-amd64) or use ci/softroce-vm");
     r.Remedy(kAddRxeLink);
-  } else if (h.rxe_loaded.value_or(false)) {
+  } else if (h.rxe_loaded.value_or(false) && !any) {
     any = true;
     r.Note("likely cause: rdma_rxe is loaded but no rxe link was added");
     r.Remedy(kAddRxeLink);

@@ -93,6 +93,32 @@ TEST(DevicePresent, NamesTheLikelyCause) {
   }
 }
 
+// rdma's exclusive netns mode seen from another network namespace
+// (measured in the guest: `rdma system set netns exclusive`, then `ip netns
+// exec ns1 ibv_devices` lists nothing while rxe0/rxe1 exist in the host's).
+TEST(DevicePresent, ExclusiveNetnsModeFromAnotherNamespaceIsNamed) {
+  DeviceView v;
+  v.source = "live";
+  v.host.sysfs_infiniband = true;
+  v.host.rxe_loaded = true;
+  v.host.in_container = false;
+  v.host.providers = {"rxe"};
+  v.host.providers_known = true;
+  v.host.rdma_netns_mode = "exclusive";
+  v.host.own_netns = true;
+  Result r = RunOnView(DevicePresentCheck(), v, DefaultPlan());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rdma netns mode", "exclusive, and this process is in another",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("nsenter -t 1 -n rdmacheck")));
+  EXPECT_THAT(AllText(r), Not(HasSubstr("rdma link add rxe0")));
+  // The same in the host's namespace, or in shared mode: the usual causes.
+  v.host.own_netns = false;
+  r = RunOnView(DevicePresentCheck(), v, DefaultPlan());
+  EXPECT_THAT(AllText(r), Not(HasSubstr("netns")));
+  EXPECT_THAT(AllText(r), HasSubstr("rdma link add rxe0"));
+}
+
 TEST(DevicePresent, EveryFixtureWithADevicePasses) {
   DIR* d = opendir("fixtures/profiles");
   ASSERT_NE(d, nullptr);

@@ -47,6 +47,11 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
   GidType prefer = GidType::kRoceV2;
   if (ctx.plan.gid_type && *ctx.plan.gid_type == GidType::kRoceV1) prefer = GidType::kRoceV1;
 
+  // The IP version the deployment addresses its peers by (plan
+  // ip_version; IPv4 unless it says 6): its entries are the ones to use.
+  const bool v6 = ctx.plan.ip_version.value_or(4) == 6;
+  const GidAddress::Kind fam_kind = v6 ? GidAddress::kIpv6 : GidAddress::kIpv4Mapped;
+  const char* fam = v6 ? "IPv6" : "IPv4";
   const GidEntry* best = nullptr;
   const GidEntry* any_v4 = nullptr;
   bool has_addr = false;
@@ -57,7 +62,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     indexes.push_back(absl::StrCat(g.index));
     r.Expect(absl::StrCat(subj, " GID ", g.index), "usable entry", Describe(ctx.view, g, a), Verdict::kPass);
     if (a.kind == GidAddress::kIpv4Mapped || a.kind == GidAddress::kIpv6) has_addr = true;
-    if (a.kind == GidAddress::kIpv4Mapped) {
+    if (a.kind == fam_kind) {
       if (!any_v4) any_v4 = &g;
       if (!best && g.type == prefer) best = &g;
     }
@@ -126,7 +131,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
              indexes.empty() ? "none: the table is empty" : "only IPv6 link-local (fe80::)",
              Verdict::kFail);
     if (const NetdevInfo* n = ctx.view.Netdev(nd); n && n->addrs_known) {
-      r.Expect(absl::StrCat("netdev ", nd, " addresses"), "an IPv4 address",
+      r.Expect(absl::StrCat("netdev ", nd, " addresses"), v6 ? "a global IPv6 address" : "an IPv4 address",
                n->addrs.empty() ? "none" : absl::StrJoin(n->addrs, " "), Verdict::kFail);
     }
     r.Note(absl::StrCat("RoCE GIDs are made from the addresses of ", nd,
@@ -134,10 +139,15 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     if (container) {
       for (const std::string& line : ContainerRemedies(h, kNeedHostNetwork)) r.Remedy(line);
     }
-    r.Remedy(absl::StrCat("ip addr add 198.18.0.1/24 dev ", nd,
-                          "   # 198.18.0.1/24 is a placeholder: choose this host's address and prefix"));
-    r.Remedy(absl::StrCat("ibv_devinfo -d ", d.name, " -i ", p.port_num,
-                          " -v | grep GID   # expect a ::ffff:<address> entry, RoCE v2"));
+    if (v6) {
+      r.Remedy(absl::StrCat("ip -6 addr add 2001:2::1/64 dev ", nd,
+                            "   # 2001:2::1/64 is a placeholder: choose this host's address and prefix"));
+    } else {
+      r.Remedy(absl::StrCat("ip addr add 198.18.0.1/24 dev ", nd,
+                            "   # 198.18.0.1/24 is a placeholder: choose this host's address and prefix"));
+    }
+    r.Remedy(absl::StrCat("ibv_devinfo -d ", d.name, " -i ", p.port_num, " -v | grep GID   # expect a ",
+                          v6 ? "global IPv6" : "::ffff:<address>", " entry, RoCE v2"));
     return;
   }
 
@@ -145,17 +155,29 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     r.Note(absl::StrCat("use GID ", best->index, " of ", subj, " (", best->gid, ", ",
                         GidTypeName(best->type), "): ", UseLine(d, p, best->index)));
   } else {
-    r.Note(absl::StrCat(subj, " has no IPv4-mapped ", GidTypeName(prefer), " entry"));
+    r.Note(absl::StrCat(subj, " has no ", v6 ? "global IPv6 " : "IPv4-mapped ", GidTypeName(prefer), " entry"));
+  }
+  // The plan names the version: without an entry of it there is nothing
+  // its peers can address.
+  if (!best && ctx.plan.ip_version) {
+    const std::vector<std::string> nds = RoceNetdevs(d, p);
+    const std::string nd = nds.empty() ? std::string("<netdev>") : nds.front();
+    r.Expect(absl::StrCat(subj, " ", fam, " ", GidTypeName(prefer), " entry"),
+             absl::StrCat("present (plan ip_version ", *ctx.plan.ip_version, ")"),
+             absl::StrCat("none (entries: ", absl::StrJoin(indexes, ", "), ")"), Verdict::kFail);
+    r.Remedy(v6 ? absl::StrCat("ip -6 addr add ADDRESS/64 dev ", nd, "   # a global IPv6 address becomes a RoCE v2 GID")
+                : absl::StrCat("ip addr add ADDRESS/PREFIX dev ", nd, "   # an IPv4 address becomes a ::ffff: GID"));
+    return;
   }
   if (!want) {
     r.Expect(absl::StrCat(subj, " GID index in use"),
-             best ? absl::StrCat("-x ", best->index, " (IPv4 ", GidTypeName(best->type), ")")
+             best ? absl::StrCat("-x ", best->index, " (", fam, " ", GidTypeName(best->type), ")")
                   : "an entry with an address",
              "none given (-x or plan gid_index)", Verdict::kPass);
     return;
   }
   std::string expect_txt =
-      best ? absl::StrCat("GID ", best->index, " ", best->gid, " (IPv4, ", GidTypeName(best->type), ")")
+      best ? absl::StrCat("GID ", best->index, " ", best->gid, " (", fam, ", ", GidTypeName(best->type), ")")
            : absl::StrCat("a ", GidTypeName(prefer), " entry with an address");
   if (!used) {
     r.Expect(used_subj, expect_txt,
@@ -174,10 +196,21 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     if (best) fix_index(best->index);
     return;
   }
+  // Both ends must address each other by one IP version: perftest says
+  // "Please Try to use a different IP version" otherwise.
+  if (ctx.plan.ip_version && ua.kind != fam_kind && ua.kind != GidAddress::kLinkLocal && best) {
+    r.Expect(used_subj, absl::StrCat(expect_txt, " (plan ip_version ", *ctx.plan.ip_version, ")"),
+             Describe(ctx.view, *used, ua), Verdict::kFail);
+    r.Note(absl::StrCat("the plan's peers are addressed over ", fam, ": an entry of the other version never "
+                        "matches theirs (perftest: \"Found Incompatibility issue with GID types\", \"Please Try "
+                        "to use a different IP version\")"));
+    fix_index(best->index);
+    return;
+  }
   if (ua.kind == GidAddress::kLinkLocal && best) {
     r.Expect(used_subj, expect_txt, Describe(ctx.view, *used, ua), Verdict::kFail);
-    r.Note("the fe80:: entry is IPv6 link-local: a peer addressed over IPv4 never matches it "
-           "(hang, then \"transport retry counter exceeded\")");
+    r.Note(absl::StrCat("the fe80:: entry is IPv6 link-local: a peer addressed over ", fam,
+                        " never matches it (hang, then \"transport retry counter exceeded\")"));
     fix_index(best->index);
     return;
   }
@@ -188,7 +221,9 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
 
 Result GidTableCheck::Run(const CheckContext& ctx) const {
   std::vector<const DeviceInfo*> devs = ctx.SelectedDevices();
-  const std::string title0 = "The GID index in use is the IPv4 RoCE v2 entry";
+  const std::string title0 = absl::StrCat("The GID index in use is the ",
+                                          ctx.plan.ip_version.value_or(4) == 6 ? "IPv6" : "IPv4",
+                                          " RoCE v2 entry");
   if (devs.empty()) return ResultBuilder::Skip(*this, title0, "no RDMA device to look at (see device-present)");
   std::vector<std::string> names;
   for (const DeviceInfo* d : devs) names.push_back(d->name);

@@ -1,5 +1,7 @@
 #include "checks/gid_table.h"
 
+#include <algorithm>
+
 #include "checks/check_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -8,6 +10,7 @@ namespace rdmacheck {
 namespace {
 
 using ::rdmacheck::testing::AllText;
+using ::rdmacheck::testing::EvidenceFor;
 using ::rdmacheck::testing::EvidenceRow;
 using ::rdmacheck::testing::FixturePlan;
 using ::rdmacheck::testing::FixtureProfile;
@@ -168,6 +171,50 @@ TEST(GidTable, VlanGidNamesTheVlan) {
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID index 1 (plan gid_index)",
                                                "IPv4 198.18.1.1, RoCEv2, netdev va.100 (VLAN 100 over va)",
                                                Verdict::kPass)));
+}
+
+// The guest's pair with an IPv6 address added beside the IPv4 one on va:
+// GID 1 ::ffff:198.18.0.1, GID 2 2001:2::1 (the guest lists a global IPv6
+// address as a RoCE v2 entry naming va, measured with 2001:2::1/64).
+DeviceView WithIpv6(bool keep_ipv4) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  for (DeviceInfo& d : v.devices) {
+    if (d.name != "rxe0") continue;
+    std::vector<GidEntry>& g = d.ports[0].gids;
+    if (!keep_ipv4) g.erase(std::remove_if(g.begin(), g.end(), [](const GidEntry& e) { return e.index == 1; }), g.end());
+    g.push_back(GidEntry{2, "2001:2::1", GidType::kRoceV2, "va"});
+  }
+  return v;
+}
+
+TEST(GidTable, PlanIpv6WantsTheIpv6Entry) {
+  Result r = RunOnView(GidTableCheck(), WithIpv6(false), FixturePlan("rxe_guest_ipv6.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+  EXPECT_THAT(r.title, HasSubstr("the IPv6 RoCE v2 entry"));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID index in use", "none given", Verdict::kPass)));
+  EXPECT_EQ(EvidenceFor(r, "rxe0 port 1 GID index in use").expected, "-x 2 (IPv6 RoCEv2)");
+  EXPECT_THAT(r.notes, Contains(HasSubstr("use GID 2 of rxe0 port 1 (2001:2::1, RoCEv2)")));
+}
+
+TEST(GidTable, PlanIpv6WithoutAnIpv6EntryFails) {
+  Result r = RunOn(GidTableCheck(), "rxe_mtu9000.profile", "rxe_guest_ipv6.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 IPv6 RoCEv2 entry", "none (entries: 0, 1)", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip -6 addr add ADDRESS/64 dev va")));
+}
+
+TEST(GidTable, PlanIpv6UsingTheIpv4EntryFails) {
+  Plan plan = FixturePlan("rxe_guest_ipv6.plan");
+  plan.gid_index = 1;
+  Result r = RunOnView(GidTableCheck(), WithIpv6(true), plan, OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 port 1 GID index 1 (plan gid_index)", "IPv4 198.18.0.1",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.notes, Contains(HasSubstr("Please Try to use a different IP version")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("-x 2")));
+  // Without ip_version in the plan the same index is the IPv4 entry asked for.
+  plan.ip_version = std::nullopt;
+  EXPECT_EQ(RunOnView(GidTableCheck(), WithIpv6(true), plan, OnDevice("rxe0")).verdict, Verdict::kPass);
 }
 
 }  // namespace

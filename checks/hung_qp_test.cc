@@ -294,5 +294,39 @@ TEST(ChoosePeerTest, SkipsAPeerWhoseNodeIsMissingHere) {
   EXPECT_EQ(c.peer->name, "rxe1");
 }
 
+// rxe1 on a vb moved into another network namespace (measured in the guest:
+// rxe1 still listed here, its netdev not; rxe0 -> rxe1 sent 7, received 0):
+// no probe across, a loopback that says why.
+TEST(ChoosePeerTest, SkipsAPeerWhoseNetdevIsInAnotherNamespace) {
+  DeviceView v = LivePair();
+  for (NetdevInfo& n : v.netdevs) {
+    if (n.name != "vb") continue;
+    n = NetdevInfo();
+    n.name = "vb";
+  }
+  PeerChoice c = ChoosePeer(v, *v.Device("rxe0"), 1);
+  EXPECT_TRUE(c.loopback);
+  EXPECT_THAT(c.why, HasSubstr("not rxe1 (its netdev vb): that netdev is in another network namespace"));
+}
+
+// A plan whose peers are addressed over IPv6 (ip_version = 6): the probe
+// asks for each device's global IPv6 GID, not the IPv4-mapped one.
+TEST(HungQpTest, PlanIpv6ProbesOverTheIpv6Gids) {
+  DeviceView v = LivePair();
+  for (DeviceInfo& d : v.devices)
+    d.ports[0].gids.push_back(GidEntry{2, d.name == "rxe0" ? "2001:2::1" : "2001:2::2", GidType::kRoceV2,
+                                       d.name == "rxe0" ? "va" : "vb"});
+  testing::FakeDevice fake;
+  fake.traffic_probe.Always(Healthy());
+  testing::RunOnViewWithFake(HungQpCheck(), v, FixturePlan("rxe_guest_ipv6.plan"), fake, Options());
+  ProbeRequest seen;
+  fake.traffic_probe.CopyLastRequest(&seen);
+  EXPECT_EQ(seen.gid_index, 2);
+  EXPECT_EQ(seen.peer_gid_index, 2);
+  testing::RunOnViewWithFake(HungQpCheck(), v, FixturePlan("rxe_guest.plan"), fake, Options());
+  fake.traffic_probe.CopyLastRequest(&seen);
+  EXPECT_EQ(seen.gid_index, 1) << "without ip_version: the IPv4-mapped entry";
+}
+
 }  // namespace
 }  // namespace rdmacheck

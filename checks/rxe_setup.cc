@@ -186,6 +186,26 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
       r.Remedy("rdma link show");
       continue;
     }
+    // Not in this network namespace (outside a container): rdma's shared
+    // netns mode lists every device in every namespace, not its netdev.
+    // Measured with `ip netns exec ns1`: rxe0 is listed and verbs traffic
+    // over it works, but va, its state and its addresses are not there.
+    if (!container && NetdevOutsideNamespace(v, nd)) {
+      r.Expect(subj, "in this network namespace",
+               absl::StrCat("not in it: no ", nd, " under this namespace's /sys/class/net"), Verdict::kWarn);
+      r.Note(absl::StrCat("this process runs in another network namespace than ", nd, "'s",
+                          h.own_netns.value_or(false) ? " (not PID 1's)" : "", ": rdma's netns mode ",
+                          h.rdma_netns_mode.value_or("shared"), " shows ", d->name,
+                          " here, and verbs over it work, but rdma_cm "
+                          "cannot resolve its addresses and ", nd, "'s state, MTU and firewall cannot be "
+                          "checked from here"));
+      r.Remedy("readlink /proc/self/ns/net /proc/1/ns/net   # two values: this shell is not in the host's "
+               "network namespace");
+      r.Remedy(absl::StrCat("nsenter -t 1 -n rdmacheck -d ", d->name, "   # the checks where ", nd, " is"));
+      r.Remedy("rdma system show   # netns shared|exclusive: a namespace of its own device needs `rdma system "
+               "set netns exclusive` before other namespaces exist, then `rdma dev set DEV netns NS`");
+      continue;
+    }
     if (n->operstate) {
       // lo and some virtual devices report "unknown" while passing traffic.
       bool up = *n->operstate == "up" || *n->operstate == "unknown";

@@ -207,5 +207,24 @@ TEST(RxeSetup, BondWithNoSlaveUpFails) {
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev bond0 (bond) active slave", "va2", Verdict::kFail)));
 }
 
+// A process in another network namespace than the device's netdev, outside
+// any container (`ip netns exec ns1 rdmacheck`, measured in the guest): the
+// device is listed (rdma's shared netns mode), its netdev is not. That is a
+// WARN naming the namespace, not a missing address to add.
+TEST(RxeSetup, NetdevInAnotherNamespaceWarnsInsteadOfAskingForAnAddress) {
+  DeviceView v = FixtureProfile("rxe_mtu9000.profile");
+  for (NetdevInfo& n : v.netdevs) {
+    if (n.name != "va") continue;
+    n = NetdevInfo();  // what the gather reads of a netdev sysfs does not list
+    n.name = "va";
+    n.addrs_known = true;
+  }
+  Result r = RunOnView(RxeSetupCheck(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va", "not in it: no va under this namespace",
+                                               Verdict::kWarn)));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("nsenter -t 1 -n rdmacheck -d rxe0")));
+  EXPECT_THAT(AllText(r), ::testing::Not(HasSubstr("ip addr add")));
+}
 }  // namespace
 }  // namespace rdmacheck

@@ -194,6 +194,14 @@ struct HostInfo {
   // CAP_IPC_LOCK in the effective set (/proc/self/status CapEff bit 14):
   // what lets a container pin memory beyond RLIMIT_MEMLOCK.
   std::optional<bool> cap_ipc_lock;
+  // rdma's network namespace mode (ib_core's netns_mode parameter, Y/N):
+  // "shared" (every namespace lists every RDMA device) or "exclusive" (a
+  // namespace lists only its own devices). `rdma system show` says the same.
+  std::optional<std::string> rdma_netns_mode;
+  // This process is in another network namespace than PID 1's
+  // (/proc/self/ns/net and /proc/1/ns/net differ), outside a container the
+  // host's; unset when either link could not be read.
+  std::optional<bool> own_netns;
   // Seconds since boot (/proc/uptime), for counter totals.
   std::optional<uint64_t> uptime_s;
   // Devices a pasted ibv_devinfo listed but could not open: it prints

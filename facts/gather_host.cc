@@ -87,6 +87,17 @@ HostInfo ReadHost(const Roots& r, const std::vector<std::string>& bound_netdevs)
     if (std::optional<uint64_t> v = ParseUnsigned(secs)) h.uptime_s = *v;
   }
   h.rxe_loaded = r.sys.Exists("module/rdma_rxe");
+  // ib_core's netns_mode (drivers/infiniband/core/device.c): Y shared, N
+  // exclusive (measured: `rdma system set netns exclusive` turns it to N).
+  if (std::optional<std::string> m = r.sys.ReadValue("module/ib_core/parameters/netns_mode")) {
+    if (*m == "Y" || *m == "1") h.rdma_netns_mode = "shared";
+    if (*m == "N" || *m == "0") h.rdma_netns_mode = "exclusive";
+  }
+  {
+    std::optional<std::string> self = r.proc.LinkBasename("self/ns/net");
+    std::optional<std::string> init = r.proc.LinkBasename("1/ns/net");
+    if (self && init) h.own_netns = *self != *init;
+  }
   h.is_root = ::geteuid() == 0;
   {
     // Markers and their order: facts/container.h. "false" means "no marker

@@ -142,6 +142,8 @@ constexpr Choices kPortState{kPortStates, "`$0` is not a port state; expected $1
 constexpr Choices kLinkLayer{kLinkLayers, "`$0` is not a link layer; expected $1"};
 constexpr Choices kContainerRuntime{kContainerRuntimes, "expected $1, got `$0`"};
 constexpr Choices kRulesetSource{kRulesetSources, "unknown ruleset source; expected $1"};
+constexpr absl::string_view kNetnsModes[] = {"shared", "exclusive"};
+constexpr Choices kNetnsMode{kNetnsModes, "`$0` is not an rdma netns mode; expected $1"};
 
 // ---------------------------------------------------------------------------
 // Reading values: errors name the file, the line and the field.
@@ -597,6 +599,8 @@ const Fields<HostInfo>& HostFields() {
       Bool("udp4791_socket", &H::udp4791_socket),
       NamedText("ruleset_not_read", &H::rulesets_not_read),
       Bool("cap_ipc_lock", &H::cap_ipc_lock),
+      Enum("rdma_netns_mode", &H::rdma_netns_mode, kNetnsMode),
+      Bool("own_netns", &H::own_netns),
       {"dev_node", ReadDevNode, WriteDevNodes},
       Number("uptime_s", &H::uptime_s),
       Number("devices_not_opened", &H::devices_not_opened),

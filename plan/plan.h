@@ -86,6 +86,10 @@ struct Plan {
   std::optional<int> path_mtu;           // bytes: 256..4096
   std::optional<GidType> gid_type;
   std::optional<int> gid_index;
+  // The IP version of the RoCE v2 addresses the deployment uses (4: the
+  // ::ffff:a.b.c.d GIDs; 6: global IPv6 GIDs; perftest --ipv6, rdma_cm's
+  // address family). Unset: IPv4, as perftest and rdma_cm default.
+  std::optional<int> ip_version;
   std::optional<std::string> link_layer; // "Ethernet" | "InfiniBand"
   std::optional<std::string> min_rate;   // as written, e.g. "100 Gb/sec"
   std::optional<double> min_rate_gbps;   // min_rate in Gb/s (port-rate judges it)

@@ -74,7 +74,7 @@ const std::string& SectionsAllowed() {
 const std::vector<std::string>& KeysOf(Kind k) {
   static const auto* const kPlanKeys = new std::vector<std::string>{
       "name", "description", "device", "port", "path_mtu", "gid_type",
-      "gid_index", "link_layer", "min_rate", "link_width", "memory_budget", "mr_bytes"};
+      "gid_index", "ip_version", "link_layer", "min_rate", "link_width", "memory_budget", "mr_bytes"};
   static const auto* const kCqKeys = new std::vector<std::string>{"cqe", "count"};
   static const auto* const kSrqKeys =
       new std::vector<std::string>{"max_wr", "max_sge", "count", "cq"};
@@ -601,6 +601,14 @@ class Parser {
         errors_.Add(n, key, absl::StrCat("'", v, "' is not a GID type (IB, RoCEv1, RoCEv2)"));
     } else if (key == "gid_index") {
       if (Whole(n, key, v, 0, 255, &x)) plan_.gid_index = static_cast<int>(x);
+    } else if (key == "ip_version") {
+      std::string l = absl::AsciiStrToLower(v);
+      if (l == "4" || l == "ipv4")
+        plan_.ip_version = 4;
+      else if (l == "6" || l == "ipv6")
+        plan_.ip_version = 6;
+      else
+        errors_.Add(n, key, absl::StrCat("'", v, "' is not an IP version (4, 6)"));
     } else if (key == "link_layer") {
       std::string l = absl::AsciiStrToLower(v);
       if (l == "ethernet")

@@ -53,6 +53,8 @@ std::vector<BadRow> BadRows() {
        "'RoCEv3' is not a GID type (IB, RoCEv1, RoCEv2)"},
       {"gid type vs link", "[plan]\ngid_type = IB\nlink_layer = Ethernet\n" + q,
        "t.plan:2: gid_type", "IB does not go with link_layer = Ethernet at line 3"},
+      {"ip version", "[plan]\nip_version = 5\n" + q, "t.plan:2: ip_version",
+       "'5' is not an IP version (4, 6)"},
       {"link layer", "[plan]\nlink_layer = eth\n" + q, "t.plan:2: link_layer",
        "'eth' is not a link layer (Ethernet, InfiniBand)"},
       {"device name", "[plan]\ndevice = rxe 0\n" + q, "t.plan:2: device",
@@ -456,6 +458,14 @@ QpCaps Caps(uint32_t swr, uint32_t ssge, uint32_t rwr, uint32_t rsge) {
   c.max_recv_wr = rwr;
   c.max_recv_sge = rsge;
   return c;
+}
+
+TEST(PlanFixturesTest, Ipv6GuestPlan) {
+  Plan p = MustRead("rxe_guest_ipv6.plan");
+  EXPECT_EQ(p.ip_version, 6);
+  EXPECT_EQ(p.gid_type, GidType::kRoceV2);
+  EXPECT_EQ(p.gid_index, std::nullopt);
+  EXPECT_EQ(MustRead("rxe_guest.plan").ip_version, std::nullopt);
 }
 
 TEST(PlanFixturesTest, ConfigA) {

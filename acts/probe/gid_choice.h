@@ -18,11 +18,13 @@ namespace rdmacheck {
 
 // NotFound when the table is empty or the forced index is not in it
 // ("GID index 5 of rxe0 port 1 is empty (entries: 0, 1)").
+// prefer_ipv6 (a plan's ip_version = 6): a global IPv6 RoCE v2 entry ranks
+// before the IPv4-mapped one.
 absl::StatusOr<GidEntry> ChooseGid(const std::vector<GidEntry>& gids, std::optional<int> forced,
-                                   absl::string_view where);
+                                   absl::string_view where, bool prefer_ipv6 = false);
 
 // The rank ChooseGid sorts by (lower is better), exposed for tests.
-int GidRank(const GidEntry& g);
+int GidRank(const GidEntry& g, bool prefer_ipv6 = false);
 
 }  // namespace rdmacheck
 

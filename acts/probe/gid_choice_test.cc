@@ -35,6 +35,20 @@ TEST(ChooseGidTest, Table) {
   }
 }
 
+// A plan with ip_version = 6: the global IPv6 entry before the IPv4-mapped
+// one, link-local still last; without a global IPv6 entry, the IPv4 one.
+TEST(ChooseGidTest, PreferIpv6) {
+  std::vector<GidEntry> both = {G(0, "fe80::1", GidType::kRoceV2), G(1, "::ffff:198.18.0.1", GidType::kRoceV2),
+                                G(2, "2001:2::1", GidType::kRoceV2)};
+  ASSERT_OK_AND_ASSIGN(GidEntry g, ChooseGid(both, std::nullopt, "rxe0 port 1", /*prefer_ipv6=*/true));
+  EXPECT_EQ(g.index, 2);
+  ASSERT_OK_AND_ASSIGN(g, ChooseGid(both, std::nullopt, "rxe0 port 1"));
+  EXPECT_EQ(g.index, 1);
+  both.pop_back();
+  ASSERT_OK_AND_ASSIGN(g, ChooseGid(both, std::nullopt, "rxe0 port 1", true));
+  EXPECT_EQ(g.index, 1);
+}
+
 TEST(ChooseGidTest, ForcedIndexMissingIsNotFound) {
   EXPECT_THAT(ChooseGid({G(0, "fe80::1", GidType::kRoceV2), G(1, "::ffff:1.2.3.4", GidType::kRoceV2)}, 5, "rxe0 port 1"),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("GID index 5 of rxe0 port 1 is empty (entries: 0, 1)")));
