@@ -58,9 +58,11 @@ void CheckVlanMtus(const CheckContext& ctx, const DeviceInfo& d, const PortInfo&
     const int raise_to = std::max(RxeNetdevMtuFor(used), pn && pn->mtu ? *pn->mtu : 0);
     r.Remedy(absl::StrCat("ip link set dev ", name, " mtu ", raise_to,
                           "   # at most its parent's MTU; the peer's VLAN too"));
-    r.Remedy(absl::StrCat("or run the QPs at path MTU ", carries, ": ib_write_bw -m ", carries,
-                          ctx.plan.is_default ? std::string() : absl::StrCat("; set path_mtu = ", carries, " in ",
-                                                                             ctx.plan.path)));
+    if (carries > 0) {
+      r.Remedy(absl::StrCat("or run the QPs at path MTU ", carries, ": ib_write_bw -m ", carries,
+                            ctx.plan.is_default ? std::string()
+                                                : absl::StrCat("; set path_mtu = ", carries, " in ", ctx.plan.path)));
+    }
     r.Remedy(absl::StrCat("ip -d link show ", name, "; cat /sys/class/infiniband/", d.name, "/ports/",
                           p.port_num, "/hw_counters/send_err   # climbs while sends hang"));
   }
