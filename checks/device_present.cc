@@ -47,7 +47,7 @@ void ExplainNoDevice(const HostInfo& h, ResultBuilder& r) {
   // rdma's exclusive netns mode: a namespace lists only the RDMA devices
   // moved into it (measured in the guest: none in a new namespace; and
   // `rdma dev set rxe1 netns NS` answers "Operation not supported" on 6.1).
-  if (!in_container && h.rdma_netns_mode == std::optional<std::string>("exclusive") &&
+  if (!in_container && h.rdma_netns_mode.value_or("") == "exclusive" &&
       h.own_netns.value_or(false)) {
     any = true;
     r.Expect("rdma netns mode", "shared, or this process in the devices' namespace",

@@ -53,7 +53,7 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
   const GidAddress::Kind fam_kind = v6 ? GidAddress::kIpv6 : GidAddress::kIpv4Mapped;
   const char* fam = v6 ? "IPv6" : "IPv4";
   const GidEntry* best = nullptr;
-  const GidEntry* any_v4 = nullptr;
+  const GidEntry* any_of_version = nullptr;
   bool has_addr = false;
   std::vector<std::string> indexes;
   for (const GidEntry& g : p.gids) {
@@ -63,11 +63,11 @@ void CheckPort(const CheckContext& ctx, const DeviceInfo& d, const PortInfo& p,
     r.Expect(absl::StrCat(subj, " GID ", g.index), "usable entry", Describe(ctx.view, g, a), Verdict::kPass);
     if (a.kind == GidAddress::kIpv4Mapped || a.kind == GidAddress::kIpv6) has_addr = true;
     if (a.kind == fam_kind) {
-      if (!any_v4) any_v4 = &g;
+      if (!any_of_version) any_of_version = &g;
       if (!best && g.type == prefer) best = &g;
     }
   }
-  if (!best && !ctx.plan.gid_type) best = any_v4;
+  if (!best && !ctx.plan.gid_type) best = any_of_version;
 
   std::optional<int> want = ctx.options.gid_index ? ctx.options.gid_index : ctx.plan.gid_index;
   std::string from = ctx.options.gid_index ? "-x" : absl::StrCat("plan gid_index");

@@ -56,11 +56,15 @@ std::vector<std::string> Uverbs(const std::vector<const DeviceInfo*>& devs) {
   return out;
 }
 
+// lo and some virtual devices report operstate "unknown" while passing
+// traffic.
+bool OperUp(const std::string& operstate) { return operstate == "up" || operstate == "unknown"; }
+
 // Both must say up: with miimon 0 the bond never updates a slave's
 // mii_status (measured: a veth set down stayed "mii up, active").
 bool SlaveUp(const NetdevInfo& s) {
   if (s.slave_mii_status && *s.slave_mii_status != "up") return false;
-  if (s.operstate) return *s.operstate == "up" || *s.operstate == "unknown";
+  if (s.operstate) return OperUp(*s.operstate);
   return s.slave_mii_status.has_value();
 }
 
@@ -207,8 +211,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
       continue;
     }
     if (n->operstate) {
-      // lo and some virtual devices report "unknown" while passing traffic.
-      bool up = *n->operstate == "up" || *n->operstate == "unknown";
+      bool up = OperUp(*n->operstate);
       r.Expect(absl::StrCat(subj, " operstate"), "up", *n->operstate,
                up ? Verdict::kPass : Verdict::kFail);
       if (!up) {
@@ -258,7 +261,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
     // A VLAN carrying the addresses must be up too: its GIDs leave with it.
     for (const NetdevInfo* vl : vlans) {
       if (!vl->operstate || !HasAddress(*vl)) continue;
-      bool up = *vl->operstate == "up" || *vl->operstate == "unknown";
+      bool up = OperUp(*vl->operstate);
       r.Expect(absl::StrCat(d->name, " VLAN ", DescribeNetdev(v, vl->name), " operstate"), "up",
                *vl->operstate, up ? Verdict::kPass : Verdict::kFail);
       if (!up) {

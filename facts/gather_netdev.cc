@@ -8,14 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "facts/gather_internal.h"
 #include "facts/qdisc.h"
 #include "facts/sysfs.h"
+#include "util/numbers.h"
 
 namespace rdmacheck {
 namespace {
@@ -40,6 +39,19 @@ int PrefixLen(const sockaddr* mask) {
   return bits;
 }
 
+// The netdevs adjacent to `name` on one side, as sysfs links it:
+// class/net/<name>/lower_<x> and upper_<x> (net/core/dev.c,
+// netdev_adjacent_sysfs_add).
+std::vector<std::string> AdjacentNetdevs(const SysfsReader& sys, const std::string& name,
+                                         absl::string_view prefix) {
+  std::vector<std::string> out;
+  if (std::optional<std::vector<std::string>> entries = sys.ListDir(JoinPath("class/net", name))) {
+    for (absl::string_view e : *entries)
+      if (absl::ConsumePrefix(&e, prefix) && !e.empty()) out.emplace_back(e);
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace gather_internal {
@@ -57,12 +69,7 @@ NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name) {
       if (absl::ConsumePrefix(&line, "DEVTYPE=") && !line.empty()) n.kind = std::string(line);
     }
   }
-  // The netdevs below it, as links lower_<name> (net/core/dev.c,
-  // netdev_adjacent_sysfs_add).
-  if (std::optional<std::vector<std::string>> entries = sys.ListDir(d)) {
-    for (absl::string_view e : *entries)
-      if (absl::ConsumePrefix(&e, "lower_") && !e.empty()) n.lower.emplace_back(e);
-  }
+  n.lower = AdjacentNetdevs(sys, name, "lower_");
   n.master = sys.LinkBasename(JoinPath(d, "master"));
   if (n.IsBond()) {
     n.bond_mode = sys.ReadValue(JoinPath(d, "bonding/mode"));
@@ -79,12 +86,7 @@ NetdevInfo ReadNetdev(const SysfsReader& sys, const std::string& name) {
 }
 
 std::vector<std::string> UpperNetdevs(const SysfsReader& sys, const std::string& name) {
-  std::vector<std::string> out;
-  if (std::optional<std::vector<std::string>> entries = sys.ListDir(JoinPath("class/net", name))) {
-    for (absl::string_view e : *entries)
-      if (absl::ConsumePrefix(&e, "upper_") && !e.empty()) out.emplace_back(e);
-  }
-  return out;
+  return AdjacentNetdevs(sys, name, "upper_");
 }
 
 std::optional<int> ReadVlanId(const SysfsReader& proc, const std::string& name) {
@@ -94,12 +96,11 @@ std::optional<int> ReadVlanId(const SysfsReader& proc, const std::string& name) 
   if (!text) return std::nullopt;
   size_t at = text->find("VID:");
   if (at == std::string::npos) return std::nullopt;
-  absl::string_view rest = absl::StripLeadingAsciiWhitespace(absl::string_view(*text).substr(at + 4));
-  size_t len = 0;
-  while (len < rest.size() && absl::ascii_isdigit(static_cast<unsigned char>(rest[len]))) ++len;
-  int id;
-  if (len == 0 || !absl::SimpleAtoi(rest.substr(0, len), &id) || id > 4095) return std::nullopt;
-  return id;
+  std::vector<absl::string_view> words =
+      absl::StrSplit(absl::string_view(*text).substr(at + 4), absl::ByAnyChar(" \t\n"), absl::SkipEmpty());
+  std::optional<uint64_t> id = words.empty() ? std::nullopt : ParseUnsigned(words.front());
+  if (!id || *id > 4095) return std::nullopt;
+  return static_cast<int>(*id);
 }
 
 void ReadAddresses(std::vector<NetdevInfo>* netdevs) {
