@@ -356,7 +356,8 @@ fault_kind() {
 # runs (measured: 10 of 10 kills landed mid-probe).
 # This end must end within its deadline; a kill that landed before the far
 # end logged "done" must give a report whose failing check names the lost
-# peer (a kill after it is a run that passes). No kill landing is an XFAIL.
+# peer, unless every probe had already completed and verified (a run that
+# passes). No kill landing is an XFAIL.
 fault_peer_kill() {
   local n=$1 k ok=0 bad=() t0=$SECONDS d rc log i
   NAMED_LOST=0
@@ -387,15 +388,18 @@ fault_peer_kill() {
     # Mid-probe: serve was killed before it logged the session done.
     local landed=0
     ((killed)) && ! grep -q '^client .*: done' "$log.serve" && landed=1
-    mid=$((mid + landed))
     local took=$((SECONDS - start)) named=0 lost=0
     if ((rc <= 1)) && jq -e '[.checks[] | select(.verdict != "PASS") | tostring | test("198\\.18\\.0\\.2")] | any' \
       "$log.json" >/dev/null 2>&1; then
       named=1 lost=1
-    elif ((rc == 0 && !landed)); then
-      named=1  # the far end had done its part: a run that passes
+    elif ((rc == 0)) && jq -e '.checks | length > 0 and all(.verdict == "PASS")' "$log.json" >/dev/null 2>&1; then
+      # Every probe completed and verified its data through the far end, so
+      # the far end had done its part even if the kill beat its log line
+      # (seen: killed after "probe 2 served", before "done").
+      named=1 landed=0
     fi
     NAMED_LOST=$((NAMED_LOST + lost))
+    mid=$((mid + landed))
     local leak=""
     res_settle "$before" || leak="left $RES_AFTER"
     printf 'peer-kill\tKILL far\t%s\t%s\t%s\t%s\n' "$d" "$rc" "killed=$killed mid-probe=$landed after '$at' took ${took}s named=$named" "${leak:--}" >>"$OUT/faults.tsv"
