@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "facts/firewall/internal.h"
@@ -54,6 +55,16 @@ bool NameMatches(const std::string& pattern, const std::string& name) {
   if (!pattern.empty() && pattern.back() == '*')
     return absl::StartsWith(name, pattern.substr(0, pattern.size() - 1));
   return pattern == name;
+}
+
+// A CIDR inside 127.0.0.0/8 or ::1/128.
+bool IsLoopback(const std::string& cidr) {
+  size_t slash = cidr.find('/');
+  int prefix = 0;
+  if (slash == std::string::npos || !absl::SimpleAtoi(cidr.substr(slash + 1), &prefix)) return false;
+  std::string addr = cidr.substr(0, slash);
+  if (absl::StrContains(addr, ":")) return prefix == 128 && internal::InCidr(addr, "::1/128");
+  return prefix >= 8 && internal::InCidr(addr, "127.0.0.0/8");
 }
 
 Tri Negate(Tri t, bool neg) {
@@ -110,9 +121,16 @@ Tri Matches(const Match& m, const Packet& p) {
       if (m.family != p.family) return m.negate ? Tri::kNo : Tri::kNo;
       const std::string& a = m.field == Match::Field::kSaddr ? p.saddr : p.daddr;
       if (a.empty()) {
-        bool all = false;
-        for (const std::string& v : m.values) all = all || absl::EndsWith(v, "/0");
-        r = all ? Tri::kYes : Tri::kMaybe;
+        // The peer's address is unknown, but not loopback when the packet
+        // is on another netdev than lo: the kernel routes 127.0.0.0/8 and ::1
+        // only over lo, and drops them as martians arriving elsewhere.
+        const std::string& dev = p.dir == Direction::kIn ? p.iif : p.oif;
+        bool all = false, loopback = !m.values.empty() && dev != "lo";
+        for (const std::string& v : m.values) {
+          all = all || absl::EndsWith(v, "/0");
+          loopback = loopback && IsLoopback(v);
+        }
+        r = all ? Tri::kYes : loopback ? Tri::kNo : Tri::kMaybe;
       } else {
         for (const std::string& v : m.values)
           if (internal::InCidr(a, v)) r = Tri::kYes;
@@ -142,6 +160,19 @@ Tri Matches(const Match& m, const Packet& p) {
       for (const std::string& v : m.values)
         if (v == "LOCAL") r = Tri::kYes;
       break;
+    case Match::Field::kMark: {
+      // Known bits decide; where the mask covers unknown bits, a value that
+      // agrees with the known ones may or may not match.
+      const uint32_t known = m.mark_mask & ~p.mark_unknown;
+      for (const std::string& v : m.values) {
+        uint32_t want = static_cast<uint32_t>(std::stoul(v));
+        if (((p.mark ^ want) & known) != 0) continue;
+        if ((want & ~m.mark_mask) != 0) continue;  // bits outside the mask: never equal
+        r = (m.mark_mask & p.mark_unknown) == 0 ? Tri::kYes : Tri::kMaybe;
+        if (r == Tri::kYes) break;
+      }
+      break;
+    }
   }
   return Negate(r, m.negate);
 }
@@ -172,14 +203,29 @@ struct TableWalk {
   std::unordered_map<const Chain*, ChainFate> walked;
   std::unordered_set<const Chain*> on_path;  // chains being walked: a jump to one is a loop
   int cut = 0;                               // walks stopped at the depth limit or a loop
+  uint64_t epoch = 0;                        // of the mark the walked fates were found with
+};
+
+// The packet's mark as the walk changes it, across tables: a chain's fate
+// found before the mark changed is found again after.
+struct MarkState {
+  uint64_t epoch = 0;
+  // A rule that may have ended this base chain's walk was passed: its later
+  // mark changes may not happen.
+  bool tentative = false;
+  std::string unknown_by;  // the rule that left bits of the mark unknown
 };
 
 struct Walker {
   const Ruleset& rs;
   const Table& table;
-  const Packet& p;
+  Packet& p;
   Outcome* out;
   TableWalk* tw;
+  MarkState* ms;
+  // A nat chain: walked for the marks it sets only; its verdicts do not
+  // filter (a NAT target ends the chain).
+  bool marks_only = false;
   std::optional<Place> last;  // the rule that ended the walk
 
   Place PlaceOf(const Chain& c, const Rule& r) const {
@@ -193,12 +239,79 @@ struct Walker {
       if (x == Tri::kNo) return Tri::kNo;
       if (x == Tri::kMaybe) t = Tri::kMaybe;
     }
-    if (!r.not_understood.empty()) t = Tri::kMaybe;
+    // In a nat chain the parts not understood are a NAT target's options.
+    if (!r.not_understood.empty() && !(marks_only && r.action == Action::kUnknown)) t = Tri::kMaybe;
     return t;
+  }
+
+  // Why a rule may match: what was not understood, the peer's address, the mark.
+  std::vector<std::string> MaybeWhy(const Rule& r) const {
+    std::vector<std::string> why = r.not_understood;
+    bool peer = false;
+    for (const Match& m : r.matches) {
+      if (Matches(m, p) != Tri::kMaybe) continue;
+      if (m.field == Match::Field::kMark)
+        why.push_back(absl::StrCat("`", m.text, "`: the packet's mark is not known here, ", ms->unknown_by));
+      else
+        peer = true;
+    }
+    if (peer || why.empty()) why.push_back("depends on the peer's address");
+    return why;
+  }
+
+  // The mark bits a chain can set, following its jumps: made unknown when a
+  // jump to it may or may not be taken.
+  uint32_t MaySet(const Chain& c, std::unordered_set<const Chain*>* seen) const {
+    if (!seen->insert(&c).second) return 0;
+    uint32_t bits = 0;
+    for (const Rule& r : c.rules) {
+      if (r.mark_set) bits |= r.mark_set->mask | r.mark_set->value;
+      if (r.action == Action::kJump || r.action == Action::kGoto)
+        if (const Chain* t = tw->Find(r.target)) bits |= MaySet(*t, seen);
+    }
+    return bits;
+  }
+
+  // Whether walking a chain can end the base chain's walk with the packet
+  // going on (an accept, or a verdict not understood).
+  bool MayEnd(const Chain& c, std::unordered_set<const Chain*>* seen) const {
+    if (!seen->insert(&c).second) return false;
+    for (const Rule& r : c.rules) {
+      if (r.action == Action::kAccept || r.action == Action::kUnknown) return true;
+      if (r.action == Action::kJump || r.action == Action::kGoto)
+        if (const Chain* t = tw->Find(r.target); t != nullptr && MayEnd(*t, seen)) return true;
+    }
+    return false;
+  }
+
+  void Unknown(uint32_t bits, const std::string& by) {
+    if ((p.mark_unknown | bits) == p.mark_unknown) return;
+    p.mark_unknown |= bits;
+    ms->unknown_by = by;
+    ++ms->epoch;
+  }
+
+  // A rule that matched (Yes or Maybe) sets the mark.
+  void SetMark(const Chain& c, const Rule& r, Tri t) {
+    const MarkSet& m = *r.mark_set;
+    if (t == Tri::kYes && m.known && !ms->tentative) {
+      uint32_t mark = (p.mark & ~m.mask) ^ m.value, unknown = p.mark_unknown & ~m.mask;
+      if (mark == p.mark && unknown == p.mark_unknown) return;
+      p.mark = mark;
+      p.mark_unknown = unknown;
+      ++ms->epoch;
+      return;
+    }
+    std::string why = !m.known ? "from something not followed" : "if that rule applies";
+    Unknown(m.mask | m.value, absl::StrCat("set by ", PlaceOf(c, r).Where(), " (`", m.text, "`, ", why, ")"));
   }
 
   // Walks `c` once per packet: a chain walked before gives its fate again.
   Flow Walk(const Chain& c, int depth) {
+    if (tw->epoch != ms->epoch) {
+      tw->walked.clear();
+      tw->epoch = ms->epoch;
+    }
     if (auto it = tw->walked.find(&c); it != tw->walked.end()) {
       if (it->second.flow != Flow::kReturn) last = it->second.last;
       return it->second.flow;
@@ -218,10 +331,13 @@ struct Walker {
       return Flow::kReturn;
     }
     const int cut_before = tw->cut;
+    const uint64_t epoch_before = ms->epoch;
     Flow f = WalkRules(c, depth);
     tw->on_path.erase(&c);
-    // A walk cut short below depends on the path that reached it: not kept.
-    if (tw->cut == cut_before) tw->walked[&c] = {f, f == Flow::kReturn ? std::nullopt : last};
+    // A walk cut short below depends on the path that reached it, and one
+    // that changed the mark on the mark it started with: neither is kept.
+    if (tw->cut == cut_before && ms->epoch == epoch_before)
+      tw->walked[&c] = {f, f == Flow::kReturn ? std::nullopt : last};
     return f;
   }
 
@@ -230,13 +346,36 @@ struct Walker {
       ++out->rules_examined;
       Tri t = RuleMatches(r);
       if (t == Tri::kNo) continue;
+      if (r.mark_set) SetMark(c, r, t);
       if (r.action == Action::kNone || r.action == Action::kContinue) continue;
       if (t == Tri::kMaybe) {
-        std::vector<std::string> why = r.not_understood;
-        if (why.empty()) why.push_back("depends on the peer's address");
+        // Assumed not to match; if it does, what follows it may not happen,
+        // and a chain it jumps to may set the mark.
+        // Past a drop that may match, the packet that goes on is the one it
+        // did not match; past an accept, return or goto, later rules of
+        // this base chain may not run for it.
+        bool may_end = r.action != Action::kJump && r.action != Action::kDrop && r.action != Action::kReject;
+        if (r.action == Action::kJump || r.action == Action::kGoto) {
+          std::unordered_set<const Chain*> seen, seen_end;
+          if (const Chain* target = tw->Find(r.target)) {
+            Unknown(MaySet(*target, &seen),
+                    absl::StrCat("set in ", r.target, " if ", PlaceOf(c, r).Where(), " jumps there"));
+            may_end = may_end || MayEnd(*target, &seen_end);
+          }
+        }
+        if (may_end && !ms->tentative) {
+          ms->tentative = true;
+          ++ms->epoch;  // fates found before treated the marks set after as certain
+        }
+        if (marks_only) continue;
         out->uncertain.push_back(absl::StrCat(PlaceOf(c, r).Where(), ": `", r.text, "` may match (",
-                                              absl::StrJoin(why, "; "), "); assumed it does not"));
+                                              absl::StrJoin(MaybeWhy(r), "; "), "); assumed it does not"));
         continue;
+      }
+      if (marks_only && r.action != Action::kJump && r.action != Action::kGoto && r.action != Action::kReturn) {
+        // accept, or a NAT target (DNAT, MASQUERADE, ...): the chain ends here.
+        last = PlaceOf(c, r);
+        return Flow::kAccept;
       }
       switch (r.action) {
         case Action::kAccept:
@@ -281,6 +420,10 @@ bool Filters(const Chain& c, Direction dir) {
   return c.type == "filter" || (dir == Direction::kOut && c.type == "route");
 }
 
+// nat chains see the first packet of a flow, as ours is: walked for the
+// marks they set.
+bool Marks(const Chain& c) { return c.type == "nat"; }
+
 }  // namespace
 
 Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
@@ -312,18 +455,24 @@ Outcome Evaluate(const std::vector<Ruleset>& rulesets, const Packet& p) {
         continue;
       }
       for (const Chain& c : t.chains)
-        if (c.base && Filters(c, p.dir) && HookOrder(c.hook, p.dir) >= 0) bases.push_back({&rs, &t, &c});
+        if (c.base && (Filters(c, p.dir) || Marks(c)) && HookOrder(c.hook, p.dir) >= 0)
+          bases.push_back({&rs, &t, &c});
     }
   }
   std::stable_sort(bases.begin(), bases.end(), [&p](const Base& a, const Base& b) {
     return std::make_tuple(HookOrder(a.c->hook, p.dir), a.c->priority) <
            std::make_tuple(HookOrder(b.c->hook, p.dir), b.c->priority);
   });
-  std::unordered_map<const Table*, TableWalk> walks;
+  Packet q = p;  // its mark changes on the way
+  MarkState ms;
+  std::unordered_map<const Table*, TableWalk> walks, nat_walks;
   for (const Base& b : bases) {
-    TableWalk& tw = walks.try_emplace(b.t, *b.t).first->second;
-    Walker w{*b.rs, *b.t, p, &out, &tw, std::nullopt};
+    const bool nat = Marks(*b.c);
+    TableWalk& tw = (nat ? nat_walks : walks).try_emplace(b.t, *b.t).first->second;
+    ms.tentative = false;
+    Walker w{*b.rs, *b.t, q, &out, &tw, &ms, nat, std::nullopt};
     Flow f = w.Walk(*b.c, 0);
+    if (nat) continue;
     Place base{b.rs->source, b.t->family, b.t->name, b.c->name, 0, b.c->line, b.c->handle,
                absl::StrCat("policy ", b.c->policy)};
     bool policy = f == Flow::kReturn;

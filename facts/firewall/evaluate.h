@@ -4,7 +4,9 @@
 // family (tables ip/ip6/inet), by hook then priority, across all rulesets
 // (nft, iptables-nft, iptables-legacy): an accept ends one base chain, a drop
 // or reject in any of them ends the packet. Jumps, gotos, returns and
-// policies as the kernel applies them.
+// policies as the kernel applies them. The packet's mark follows the rules
+// that set it, nat chains' included (a new flow passes them, and kube-proxy
+// marks there what its filter rules then drop).
 //
 //   Packet p = RocePacket("va", "198.18.0.1");      // UDP to 4791, ct new
 //   Packet q = RoceOutPacket("va", "198.18.0.1");   // sent from it to a peer's 4791
@@ -41,6 +43,11 @@ struct Packet {
   // plus a hash of the QP number, drivers/infiniband/sw/rxe/rxe_qp.c).
   int sport_lo = 49152, sport_hi = 65535;
   std::string ct_state = "new";  // the first packet of a flow
+  // The packet's mark (skb->mark): 0 off the wire and from rxe's kernel UDP
+  // socket; rules change it on the way (iptables -j MARK, nft meta mark
+  // set). Bits of mark_unknown may be anything.
+  uint32_t mark = 0;
+  uint32_t mark_unknown = 0;
 };
 
 // A RoCE v2 packet arriving on `iif` for `daddr` (family from the address).

@@ -58,6 +58,8 @@ const FixtureCase kFixtures[] = {
     {"iptables_all_forms.save", Fate::kAccepted, "chain roce-tail rule 1", false, false},
     {"ufw_deny.save", Fate::kDropped, "table ip filter chain INPUT policy drop", true, false},
     {"ufw_allow_4791.save", Fate::kAccepted, "chain ufw-user-input rule 2", false, false},
+    // kubelet's KUBE-FIREWALL drops packets marked 0x8000: RoCE is unmarked.
+    {"kube_docker_filter.save", Fate::kAccepted, "table ip filter chain INPUT policy accept", true, false},
 };
 
 class EvalFixtureTest : public ::testing::TestWithParam<FixtureCase> {};
@@ -251,6 +253,100 @@ TEST(EvaluateTest, ALoopIsReportedAndNotFollowed) {
   EXPECT_THAT(o.decided_by->Where(), HasSubstr("chain B rule 2"));
   ASSERT_EQ(o.uncertain.size(), 1u);
   EXPECT_THAT(o.uncertain[0], HasSubstr("filter A: jumped to again from a chain it jumps to (a loop"));
+}
+
+Ruleset Ipt(const std::string& text) {
+  absl::StatusOr<Ruleset> rs = ParseIptablesSave(text, "kube.save", 4);
+  EXPECT_TRUE(rs.ok()) << rs.status();
+  if (!rs.ok()) return Ruleset();
+  rs->source = "iptables-nft";
+  return *rs;
+}
+
+// kube-proxy's pattern: a nat chain marks (KUBE-MARK-DROP), the filter
+// table's KUBE-FIREWALL drops what is marked. The mark follows the packet.
+const char kMarkInNat[] =
+    "*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-MARK-DROP - [0:0]\n"
+    "-A PREROUTING %s -j KUBE-MARK-DROP\n"
+    "-A KUBE-MARK-DROP -j MARK --set-xmark 0x8000/0x8000\nCOMMIT\n"
+    "*filter\n:INPUT ACCEPT [0:0]\n:KUBE-FIREWALL - [0:0]\n-A INPUT -j KUBE-FIREWALL\n"
+    "-A KUBE-FIREWALL -m mark --mark 0x8000/0x8000 -m comment --comment \"kubernetes firewall for "
+    "dropping marked packets\" -j DROP\nCOMMIT\n";
+
+std::string MarkInNat(const std::string& match) {
+  std::string s = kMarkInNat;
+  s.replace(s.find("%s"), 2, match);
+  return s;
+}
+
+TEST(EvaluateMarkTest, AMarkSetInNatIsDroppedByTheFilterRuleThatMatchesIt) {
+  Outcome o = Evaluate({Ipt(MarkInNat("-p udp -m udp --dport 4791"))}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kDropped);
+  ASSERT_TRUE(o.decided_by.has_value());
+  EXPECT_THAT(o.decided_by->Where(), HasSubstr("table ip filter chain KUBE-FIREWALL rule 1"));
+  EXPECT_TRUE(o.uncertain.empty()) << o.uncertain[0];
+  // nat chains mark; they do not count as base chains that decided.
+  EXPECT_THAT(o.walked, ::testing::Not(Contains(HasSubstr("nat"))));
+}
+
+TEST(EvaluateMarkTest, AMarkSetForOtherTrafficLeavesRoceUnmarked) {
+  Outcome o = Evaluate({Ipt(MarkInNat("-p tcp -m tcp --dport 30080"))}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  EXPECT_TRUE(o.uncertain.empty()) << o.uncertain[0];
+}
+
+TEST(EvaluateMarkTest, AMarkThatDependsOnThePeerMakesTheDropUncertainAndSaysWhy) {
+  Outcome o = Evaluate({Ipt(MarkInNat("-s 203.0.113.0/24 -p udp"))}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  ASSERT_EQ(o.uncertain.size(), 1u);
+  EXPECT_THAT(o.uncertain[0], HasSubstr("chain KUBE-FIREWALL rule 1"));
+  EXPECT_THAT(o.uncertain[0], HasSubstr("the packet's mark is not known here, set in KUBE-MARK-DROP if "
+                                        "iptables-nft table ip nat chain PREROUTING rule 1"));
+}
+
+TEST(EvaluateMarkTest, NftSetAndMatchForms) {
+  Ruleset rs = Nft(testing::Fixture("nft_mark.nft"));
+  // Inbound: the nat mark depends on the peer (saddr 203.0.113.0/24), so the
+  // 0x8000 drop may match; `meta mark set 0x10` then makes `meta mark 0x10`
+  // certain.
+  Outcome in = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(in.fate, Fate::kAccepted);
+  ASSERT_TRUE(in.decided_by.has_value());
+  EXPECT_THAT(in.decided_by->Where(), HasSubstr("chain input rule 3"));
+  ASSERT_EQ(in.uncertain.size(), 1u);
+  EXPECT_THAT(in.uncertain[0], HasSubstr("chain input rule 1"));
+  // Outbound: the mark comes from the connection's (ct mark): unknown.
+  Outcome out = Evaluate({rs}, RoceOutPacket("va", "198.18.0.1"));
+  EXPECT_EQ(out.fate, Fate::kAccepted);
+  ASSERT_EQ(out.uncertain.size(), 1u);
+  EXPECT_THAT(out.uncertain[0], HasSubstr("`meta mark set ct mark`, from something not followed"));
+}
+
+TEST(EvaluateMarkTest, MarkArithmetic) {
+  Packet p = RocePacket("va", "198.18.0.1");
+  Match m;
+  m.field = Match::Field::kMark;
+  m.mark_mask = 0x8000;
+  m.values = {"32768"};
+  EXPECT_EQ(Matches(m, p), Tri::kNo);
+  p.mark = 0x8001;
+  EXPECT_EQ(Matches(m, p), Tri::kYes);
+  p.mark = 0;
+  p.mark_unknown = 0x0f00;  // unknown bits outside the mask do not matter
+  EXPECT_EQ(Matches(m, p), Tri::kNo);
+  p.mark_unknown = 0x8000;
+  EXPECT_EQ(Matches(m, p), Tri::kMaybe);
+  m.negate = true;
+  EXPECT_EQ(Matches(m, p), Tri::kMaybe);
+}
+
+// A peer is never on loopback when the packet is on another netdev.
+TEST(EvaluateOutTest, ALoopbackDestinationRuleDoesNotMatchAPeerOnAnotherNetdev) {
+  Outcome out = Evaluate({Load("kube_docker_filter.save")}, RoceOutPacket("va", "198.18.0.1"));
+  EXPECT_EQ(out.fate, Fate::kAccepted);
+  EXPECT_TRUE(out.uncertain.empty()) << out.uncertain[0];
+  Outcome lo = Evaluate({Nft(OutputChain("ip daddr 127.0.0.0/8 drop"))}, RoceOutPacket("lo", "127.0.0.1"));
+  EXPECT_EQ(lo.uncertain.size(), 1u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #ifndef RDMACHECK_FACTS_FIREWALL_INTERNAL_H_
 #define RDMACHECK_FACTS_FIREWALL_INTERNAL_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,15 @@ std::optional<std::pair<int, int>> PortRange(absl::string_view s);
 // A port comparison as the ports it holds: ("<", "1024") -> {0,1023};
 // also <=, >, >= and nft's lt, le, gt, ge. nullopt for other operators.
 std::optional<std::pair<int, int>> PortComparison(absl::string_view op, absl::string_view value);
+// A mark as nft and iptables print it: "0x00008000", "0x8000", "32768".
+std::optional<uint32_t> MarkNumber(absl::string_view s);
+// iptables' "0x8000/0x8000" (value/mask) or "0x10" (mask all ones).
+std::optional<std::pair<uint32_t, uint32_t>> MarkAndMask(absl::string_view s);
+
+// nft's `meta mark set meta mark OP N` (OP "|", "&", "^"; "" for
+// `meta mark set N`) as the kernel applies it: (mark & ~mask) ^ value.
+MarkSet MarkOp(absl::string_view op, uint32_t n, std::string text);
+
 // "10.0.0.0/8", "198.18.0.1" (-> "/32"), "fe80::/64"; sets *family. nullopt
 // when not an address of either family.
 std::optional<std::string> Cidr(absl::string_view s, int* family);

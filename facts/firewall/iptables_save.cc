@@ -186,6 +186,7 @@ class Reader {
     r.position = static_cast<int>(c->rules.size()) + 1;
     r.text = std::string(l);
     size_t i = 2;
+    std::string target;  // of -j, whose options follow it
     auto value = [&](const std::string& opt) -> absl::StatusOr<std::string> {
       if (i + 1 >= t.size()) return Err(absl::StrCat(opt, " without its value"));
       i += 2;
@@ -231,7 +232,7 @@ class Reader {
         RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
         static const std::set<std::string> kKnown = {"udp", "tcp", "multiport", "conntrack",
                                                      "state", "comment", "addrtype", "limit",
-                                                     "icmp", "icmp6", "sctp"};
+                                                     "icmp", "icmp6", "sctp", "mark"};
         if (!kKnown.count(v)) {
           // Unknown module: its options run to the next top-level option.
           std::vector<std::string> part = {opt, v};
@@ -257,6 +258,42 @@ class Reader {
         m.field = Match::Field::kCtState;
         for (absl::string_view s : absl::StrSplit(v, ','))
           m.values.push_back(absl::AsciiStrToLower(s));
+      } else if (opt == "--mark") {  // -m mark (connmark's options are kept whole above)
+        RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
+        std::optional<std::pair<uint32_t, uint32_t>> vm = internal::MarkAndMask(v);
+        if (!vm) return Err(absl::StrCat("--mark: `", v, "` is not VALUE[/MASK]"));
+        m.field = Match::Field::kMark;
+        m.mark_mask = vm->second;
+        m.values = {std::to_string(vm->first)};
+      } else if (target == "MARK" && (opt == "--set-xmark" || opt == "--set-mark" || opt == "--or-mark" ||
+                                      opt == "--and-mark" || opt == "--xor-mark")) {
+        RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
+        std::optional<std::pair<uint32_t, uint32_t>> vm = internal::MarkAndMask(v);
+        if (!vm) return Err(absl::StrCat(opt, ": `", v, "` is not VALUE[/MASK]"));
+        // libxt_MARK's forms, each as the kernel's (mark & ~mask) ^ value.
+        MarkSet ms;
+        ms.text = absl::StrCat(opt, " ", v);
+        if (opt == "--set-xmark") ms = {vm->second, vm->first, true, ms.text};
+        else if (opt == "--set-mark") ms = {vm->second | vm->first, vm->first, true, ms.text};
+        else if (opt == "--or-mark") ms = {vm->first, vm->first, true, ms.text};
+        else if (opt == "--and-mark") ms = {~vm->first, 0, true, ms.text};
+        else ms = {0, vm->first, true, ms.text};
+        r.mark_set = ms;
+        continue;
+      } else if (target == "CONNMARK" && (opt == "--restore-mark" || opt == "--save-mark")) {
+        // Only --restore-mark changes the packet's mark: from the
+        // connection's, which the model does not follow.
+        if (opt == "--restore-mark") r.mark_set = MarkSet{0xffffffff, 0, false, "CONNMARK --restore-mark"};
+        ++i;
+        continue;
+      } else if (target == "CONNMARK" && (opt == "--nfmask" || opt == "--ctmask" || opt == "--mask" ||
+                                          opt == "--set-xmark" || opt == "--set-mark" || opt == "--or-mark" ||
+                                          opt == "--and-mark" || opt == "--xor-mark")) {
+        RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
+        if (opt == "--nfmask" && r.mark_set && !r.mark_set->known) {
+          if (std::optional<uint32_t> n = internal::MarkNumber(v)) r.mark_set->mask = *n;
+        }
+        continue;  // the others set the connection's mark
       } else if (opt == "--dst-type") {
         RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
         m.field = Match::Field::kDstType;
@@ -275,6 +312,7 @@ class Reader {
       } else if (opt == "-j" || opt == "--jump" || opt == "-g" || opt == "--goto") {
         RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
         bool go = opt == "-g" || opt == "--goto";
+        target = v;
         if (v == "ACCEPT") r.action = Action::kAccept;
         else if (v == "DROP") r.action = Action::kDrop;
         else if (v == "REJECT") r.action = Action::kReject;

@@ -58,7 +58,11 @@ const FormCase kForms[] = {
     {"-m addrtype --dst-type BROADCAST -j DROP", Action::kDrop, Tri::kNo, ""},
     {"-m comment --comment \"allow \\\"roce\\\"\" -j ACCEPT", Action::kAccept, Tri::kYes, ""},
     {"-j LOG --log-prefix \"[UFW BLOCK] \" --log-level 4", Action::kNone, Tri::kYes, ""},
-    {"-j MARK --set-xmark 0x1/0xffffffff", Action::kNone, Tri::kYes, "--set-xmark"},
+    {"-j MARK --set-xmark 0x1/0xffffffff", Action::kNone, Tri::kYes, ""},
+    {"-m mark --mark 0x8000/0x8000 -j DROP", Action::kDrop, Tri::kNo, ""},  // unmarked
+    {"-m mark ! --mark 0x4000/0x4000 -j RETURN", Action::kReturn, Tri::kYes, ""},
+    {"-m mark --mark 0 -j ACCEPT", Action::kAccept, Tri::kYes, ""},
+    {"-m connmark --mark 0x1 -j DROP", Action::kDrop, Tri::kMaybe, "-m connmark --mark 0x1"},
     {"-j user", Action::kJump, Tri::kYes, ""},
     {"-g user", Action::kGoto, Tri::kYes, ""},
     {"-j RETURN", Action::kReturn, Tri::kYes, ""},
@@ -171,6 +175,8 @@ const BadCase kBad[] = {
     {"bang_at_end", "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT !\nCOMMIT\n", 4,
      "bad.save:3: `!` at the end of the rule"},
     {"bad_family", "", 5, "family must be 4 or 6"},
+    {"bad_mark", "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m mark --mark kube -j DROP\nCOMMIT\n", 4,
+     "bad.save:3: --mark: `kube` is not VALUE[/MASK]"},
 };
 
 class IptBadTest : public ::testing::TestWithParam<BadCase> {};
@@ -184,6 +190,35 @@ INSTANTIATE_TEST_SUITE_P(Rows, IptBadTest, ::testing::ValuesIn(kBad),
                          [](const ::testing::TestParamInfo<BadCase>& i) {
                            return std::string(i.param.name);
                          });
+
+// libxt_MARK's forms, each as the kernel's (mark & ~mask) ^ value.
+TEST(IptMarkTest, TargetFormsBecomeXmark) {
+  struct Case {
+    const char* target;
+    uint32_t mask, value;
+    bool known;
+  } cases[] = {
+      {"-j MARK --set-xmark 0x8000/0x8000", 0x8000, 0x8000, true},
+      {"-j MARK --set-mark 0x10", 0xffffffff, 0x10, true},
+      {"-j MARK --set-mark 0x10/0xf0", 0xf0, 0x10, true},
+      {"-j MARK --or-mark 0x4000", 0x4000, 0x4000, true},
+      {"-j MARK --and-mark 0xff", ~0xffu, 0, true},
+      {"-j MARK --xor-mark 0x4000", 0, 0x4000, true},
+      {"-j CONNMARK --restore-mark --nfmask 0xff --ctmask 0xff", 0xff, 0, false},
+  };
+  for (const Case& c : cases) {
+    ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseIptablesSave(OneRule(c.target), "one.save", 4));
+    const Rule& r = rs.tables[0].FindChain("INPUT")->rules[0];
+    ASSERT_TRUE(r.mark_set.has_value()) << c.target;
+    EXPECT_EQ(r.mark_set->mask, c.mask) << c.target;
+    EXPECT_EQ(r.mark_set->value, c.value) << c.target;
+    EXPECT_EQ(r.mark_set->known, c.known) << c.target;
+    EXPECT_TRUE(r.not_understood.empty()) << c.target << ": " << r.not_understood[0];
+  }
+  // CONNMARK --save-mark and --set-xmark set the connection's mark, not the packet's.
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseIptablesSave(OneRule("-j CONNMARK --save-mark --nfmask 0xffffffff --ctmask 0xffffffff"), "one.save", 4));
+  EXPECT_FALSE(rs.tables[0].FindChain("INPUT")->rules[0].mark_set.has_value());
+}
 
 }  // namespace
 }  // namespace rdmacheck::firewall

@@ -44,6 +44,10 @@ std::string KeyOf(const json& o) {
   return o.is_object() && o.size() == 1 ? o.begin().key() : "";
 }
 
+bool IsMetaMark(const json& e) {
+  return KeyOf(e) == "meta" && e.begin().value().is_object() && Str(e.begin().value(), "key") == "mark";
+}
+
 // An expression in nft's own syntax, for evidence.
 std::string ExprText(const json& e) {
   if (e.is_string()) {
@@ -394,6 +398,26 @@ class Reader {
       std::string what = absl::StrCat("xt ", Str(v, "type"), " ", Str(v, "name"));
       r->not_understood.push_back(what);
       text->push_back(what);
+      // Its options are not in the JSON: what MARK or CONNMARK sets is unknown.
+      if (Str(v, "type") == "target" && (Str(v, "name") == "MARK" || Str(v, "name") == "CONNMARK"))
+        r->mark_set = MarkSet{0xffffffff, 0, false, what};
+      return;
+    }
+    if (k == "mangle" && v.is_object() && IsMetaMark(v.value("key", json()))) {
+      // `meta mark set N`, `meta mark set meta mark | N` (& and ^ too).
+      const json& val = v.value("value", json());
+      const std::string op = KeyOf(val);
+      std::string what = absl::StrCat("meta mark set ", ExprText(val));
+      text->push_back(what);
+      const json& args = op.empty() ? json() : val.begin().value();
+      if (val.is_number_unsigned()) {
+        r->mark_set = internal::MarkOp("", val.get<uint32_t>(), what);
+      } else if ((op == "|" || op == "&" || op == "^") && args.is_array() && args.size() == 2 &&
+                 IsMetaMark(args[0]) && args[1].is_number_unsigned()) {
+        r->mark_set = internal::MarkOp(op, args[1].get<uint32_t>(), what);
+      } else {
+        r->mark_set = MarkSet{0xffffffff, 0, false, what};  // ct mark, a map, ...
+      }
       return;
     }
     if (r->action != Action::kNone) {
@@ -446,6 +470,12 @@ class Reader {
       p.text = why;
       implied->push_back(std::move(p));
     };
+    if (k == "&" && v.is_array() && v.size() == 2 && IsMetaMark(v[0]) && v[1].is_number_unsigned()) {
+      // `meta mark & 0x8000 == 0x8000`
+      m->field = firewall::Match::Field::kMark;
+      m->mark_mask = v[1].get<uint32_t>();
+      return true;
+    }
     if ((k == "&" || k == "|" || k == "^" || k == "<<" || k == ">>") && v.is_array() && !v.empty()) {
       // `tcp flags & (fin | syn) == fin | syn`: not a field of the model, but
       // only a packet of the protocol in it can match, as in the text reader.
@@ -459,6 +489,7 @@ class Reader {
       else if (key == "oifname" || key == "oif") m->field = firewall::Match::Field::kOifname;
       else if (key == "l4proto") m->field = firewall::Match::Field::kL4proto;
       else if (key == "nfproto") m->field = firewall::Match::Field::kNfproto;
+      else if (key == "mark") m->field = firewall::Match::Field::kMark;
       else return false;
       return true;
     }

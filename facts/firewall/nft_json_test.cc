@@ -47,8 +47,11 @@ std::string Shape(const Ruleset& rs) {
           absl::StrAppend(&line, " [", static_cast<int>(m.field), m.negate ? "!" : "", " ", m.family, " ",
                           absl::StrJoin(m.values, ","));
           for (const auto& [lo, hi] : m.ports) absl::StrAppend(&line, " ", lo, "-", hi);
+          if (m.field == Match::Field::kMark) absl::StrAppend(&line, " mask ", m.mark_mask);
           absl::StrAppend(&line, "]");
         }
+        if (r.mark_set)
+          absl::StrAppend(&line, " mark_set ", r.mark_set->mask, "/", r.mark_set->value, " known=", r.mark_set->known);
         out.push_back(line);
       }
     }
@@ -77,6 +80,7 @@ const char* const kCaptured[] = {
     "firewalld_public",   "firewalld_public_4791", "nft_iface_other",        "nft_iptables_managed",
     "nft_json_forms",     "nft_jump_user_chain",   "nft_not_understood",     "nft_plain_drop",
     "nft_policy_drop",    "nft_policy_drop_accept", "nft_reject",            "nft_set_drop",
+    "nft_mark",
 };
 
 // nft's JSON and its text of one ruleset (both printed by nft 1.0.6):

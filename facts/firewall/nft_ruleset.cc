@@ -458,6 +458,22 @@ class Reader {
         i += 2;
         continue;
       }
+      if ((w == "meta" && word(i + 1) == "mark" && word(i + 2) == "set") ||
+          (w == "mark" && word(i + 1) == "set")) {
+        // `meta mark set 0x10`, `meta mark set meta mark | 0x4000` (iptables'
+        // MARK prints as `meta mark set mark or 0x4000`), `meta mark set ct mark`.
+        i += w == "meta" ? 3 : 2;
+        std::vector<std::string> e;
+        while (i < t.size() && !(IsVerdict(word(i)) || IsStatementWord(word(i)))) e.push_back(t[i++].s);
+        std::string text = absl::StrCat("meta mark set ", absl::StrJoin(e, " "));
+        if (!e.empty() && e[0] == "meta") e.erase(e.begin());
+        std::optional<uint32_t> n = e.empty() ? std::nullopt : internal::MarkNumber(e.back());
+        static const std::set<std::string> kOps = {"|", "or", "&", "and", "^", "xor"};
+        if (n && e.size() == 1) r->mark_set = internal::MarkOp("", *n, text);
+        else if (n && e.size() == 3 && e[0] == "mark" && kOps.count(e[1])) r->mark_set = internal::MarkOp(e[1], *n, text);
+        else r->mark_set = MarkSet{0xffffffff, 0, false, text};
+        continue;
+      }
       // Selectors.
       Match m;
       size_t start = i;
@@ -474,7 +490,11 @@ class Reader {
         else if (k == "nfproto") m.field = Match::Field::kNfproto;
         else if (k == "iifname" || k == "iif") m.field = Match::Field::kIifname;
         else if (k == "oifname" || k == "oif") m.field = Match::Field::kOifname;
+        else if (k == "mark") m.field = Match::Field::kMark;
         else ok = false;
+      } else if (w == "mark") {  // nft before 0.9 printed the bare key
+        m.field = Match::Field::kMark;
+        ++i;
       } else if (w == "ip" || w == "ip6") {
         std::string k = word(i + 1);
         i += 2;
@@ -524,6 +544,17 @@ class Reader {
         i = start;
         unknown_until_statement();
         continue;
+      }
+      if (m.field == Match::Field::kMark && (word(i) == "&" || word(i) == "and")) {
+        // `meta mark & 0x00008000 == 0x00008000`
+        std::optional<uint32_t> mask = internal::MarkNumber(word(i + 1));
+        if (!mask) {
+          i = start;
+          unknown_until_statement();
+          continue;
+        }
+        m.mark_mask = *mask;
+        i += 2;
       }
       if (word(i) == "!=" || word(i) == "ne") {
         m.negate = true;

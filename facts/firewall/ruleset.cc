@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "facts/firewall/internal.h"
 
@@ -61,6 +62,33 @@ std::optional<std::pair<int, int>> PortRange(absl::string_view s) {
   if (!absl::SimpleAtoi(a, &lo) || !absl::SimpleAtoi(b, &hi) || lo < 0 || hi > 65535 || lo > hi)
     return std::nullopt;
   return std::make_pair(lo, hi);
+}
+
+std::optional<uint32_t> MarkNumber(absl::string_view s) {
+  uint32_t v = 0;
+  if (absl::StartsWithIgnoreCase(s, "0x")) {
+    if (s.size() > 10 || !absl::SimpleHexAtoi(s.substr(2), &v)) return std::nullopt;
+    return v;
+  }
+  if (!absl::SimpleAtoi(s, &v)) return std::nullopt;
+  return v;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> MarkAndMask(absl::string_view s) {
+  size_t slash = s.find('/');
+  std::optional<uint32_t> v = MarkNumber(s.substr(0, slash));
+  if (!v) return std::nullopt;
+  if (slash == absl::string_view::npos) return std::make_pair(*v, 0xffffffffu);
+  std::optional<uint32_t> m = MarkNumber(s.substr(slash + 1));
+  if (!m) return std::nullopt;
+  return std::make_pair(*v, *m);
+}
+
+MarkSet MarkOp(absl::string_view op, uint32_t n, std::string text) {
+  if (op == "|" || op == "or") return {n, n, true, std::move(text)};
+  if (op == "&" || op == "and") return {~n, 0, true, std::move(text)};
+  if (op == "^" || op == "xor") return {0, n, true, std::move(text)};
+  return {0xffffffff, n, true, std::move(text)};
 }
 
 namespace {
@@ -175,6 +203,12 @@ bool AddMatchValue(Match* m, const std::string& s) {
     case Match::Field::kDstType:  // as iptables' --dst-type spells them: LOCAL
       m->values.push_back(absl::AsciiStrToUpper(s));
       return true;
+    case Match::Field::kMark: {
+      std::optional<uint32_t> v = MarkNumber(s);
+      if (!v) return false;
+      m->values.push_back(std::to_string(*v));
+      return true;
+    }
     default:
       return false;
   }

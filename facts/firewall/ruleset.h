@@ -11,7 +11,9 @@
 #ifndef RDMACHECK_FACTS_FIREWALL_RULESET_H_
 #define RDMACHECK_FACTS_FIREWALL_RULESET_H_
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,14 +28,28 @@ struct Match {
   enum class Field {
     kIifname, kOifname, kL4proto, kDport, kSport, kPorts /* either port */,
     kSaddr, kDaddr, kCtState, kCtStatus, kNfproto, kDstType,
+    kMark,  // the packet's mark: (mark & mark_mask) is one of values (decimal)
   };
   Field field = Field::kIifname;
   bool negate = false;
   int family = 0;                         // kSaddr/kDaddr: 4 or 6
   std::vector<std::string> values;
   std::vector<std::pair<int, int>> ports; // inclusive ranges
+  uint32_t mark_mask = 0xffffffff;        // kMark: `--mark V/M`, `meta mark & M == V`
   std::string set_ref;                    // nft "@name", resolved by the reader
   std::string text;                       // as written, for evidence
+};
+
+// What a rule does to the packet's mark when it matches, as the kernel's
+// xt_MARK and nft's meta mark set do: mark = (mark & ~mask) ^ value.
+// `known` false: set from something the model does not follow (ct mark,
+// CONNMARK --restore-mark, an opaque xt target): the bits of `mask` become
+// unknown.
+struct MarkSet {
+  uint32_t mask = 0xffffffff;
+  uint32_t value = 0;
+  bool known = true;
+  std::string text;  // as written, for evidence
 };
 
 enum class Action { kNone, kAccept, kDrop, kReject, kJump, kGoto, kReturn, kContinue, kUnknown };
@@ -47,6 +63,7 @@ struct Rule {
   std::vector<Match> matches;
   Action action = Action::kNone;
   std::string target;  // chain of a jump/goto
+  std::optional<MarkSet> mark_set;
   // Parts the reader did not understand; the rule then may or may not match.
   std::vector<std::string> not_understood;
 };
