@@ -40,6 +40,21 @@ void Remedy(const std::vector<Ruleset>& rs, const Outcome& o, const std::string&
   const Place& b = *o.base_chain;
   const firewall::Table* t = FindTable(rs, b);
   const bool in = dir == firewall::Direction::kIn;
+  if (dir == firewall::Direction::kFwd) {
+    // Bridged between the bridge's ports: docker's hosts take user rules in
+    // DOCKER-USER, which FORWARD walks first.
+    if (b.source == "nft") {
+      r.Remedy(absl::StrCat("nft insert rule ", b.family, " ", b.table, " ", b.chain, " iifname \"", netdev,
+                            "\" oifname \"", netdev, "\" udp dport 4791 accept"));
+    } else {
+      std::string tool = Tool(b.source);
+      std::string chain = t != nullptr && t->FindChain("DOCKER-USER") != nullptr ? "DOCKER-USER" : b.chain;
+      r.Remedy(absl::StrCat(tool, " -I ", chain, " -i ", netdev, " -o ", netdev, " -p udp --dport 4791 -j ACCEPT"));
+    }
+    r.Remedy(absl::StrCat("sysctl net.bridge.bridge-nf-call-iptables   # or set it to 0 if bridged traffic need "
+                          "not meet iptables at all (persist in /etc/sysctl.d/)"));
+    return;
+  }
   if (b.source == "nft") {
     if (b.table == "firewalld" && in) {
       r.Remedy("firewall-cmd --permanent --add-port=4791/udp && firewall-cmd --reload");
@@ -80,6 +95,51 @@ std::vector<std::string> Destinations(const NetdevInfo* n) {
   }
   v4.insert(v4.end(), v6.begin(), v6.end());
   return v4;
+}
+
+// RoCE bridged across `nd` between its ports (VMs, containers or hosts behind
+// the bridge): br_netfilter hands bridged IP to the forward hook as
+// iifname = oifname = the bridge. This host's own RoCE on the bridge takes
+// the input and output rows (measured: rxe on br0 with FORWARD policy DROP
+// and br_netfilter loaded still runs ib_write_bw), so a drop here is WARN.
+void Bridged(const CheckContext& ctx, const std::vector<Ruleset>& rulesets, const DeviceInfo& d,
+             const std::string& nd, const std::vector<std::string>& dst, ResultBuilder& r) {
+  const NetdevInfo* n = ctx.view.Netdev(nd);
+  if (n == nullptr || !n->kind || *n->kind != "bridge") return;
+  std::vector<int> families;
+  for (const std::string& a : dst) {
+    int f = absl::StrContains(a, ":") ? 6 : 4;
+    if (!a.empty() && std::find(families.begin(), families.end(), f) == families.end()) families.push_back(f);
+  }
+  if (families.empty()) families.push_back(4);
+  for (int f : families) {
+    const std::string key = f == 4 ? "net.bridge.bridge-nf-call-iptables" : "net.bridge.bridge-nf-call-ip6tables";
+    auto it = ctx.view.host.sysctls.find(key);
+    if (it == ctx.view.host.sysctls.end() || it->second != "1") {
+      r.Note(absl::StrCat(nd, " is a bridge; IPv", f, " bridged between its ports does not meet the ip",
+                          f == 4 ? "" : "6", "tables hooks (", key, " ",
+                          it == ctx.view.host.sysctls.end() ? "absent: br_netfilter not loaded" : it->second,
+                          ")"));
+      continue;
+    }
+    Outcome o = firewall::Evaluate(rulesets, firewall::RoceFwdPacket(nd, nd, f));
+    std::string subj = absl::StrCat("UDP 4791 bridged across ", nd, " (", d.name, "'s bridge) between its ports, IPv",
+                                    f, " (", key, " 1)");
+    if (o.fate == Fate::kAccepted) {
+      std::string how = o.decided_by ? absl::StrCat("accepted (last: ", o.decided_by->Where(), ")")
+                                     : "accepted (no base chain on its path)";
+      r.Expect(subj, "accepted", how, o.uncertain.empty() ? Verdict::kPass : Verdict::kWarn);
+      for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+      continue;
+    }
+    const Place& by = *o.decided_by;
+    r.Expect(subj, "accepted",
+             absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `", by.text, "`"), Verdict::kWarn);
+    r.Note(absl::StrCat("RoCE between ", nd, "'s ports (VMs, containers or hosts behind it) is ",
+                        firewall::FateName(o.fate), "; ", d.name, "'s own traffic on ", nd,
+                        " takes the input and output rows"));
+    Remedy(rulesets, o, nd, firewall::Direction::kFwd, r);
+  }
 }
 
 }  // namespace
@@ -214,6 +274,10 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
                                                 by.text, "`");
               r.Expect(subj, "accepted", actual, Verdict::kFail);
               for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+              // A drop by mark (kubelet's KUBE-FIREWALL): where the mark came from.
+              if (!o.marked_by.empty() && absl::StrContains(by.text, "mark"))
+                r.Note(absl::StrCat("the packet's mark was set by ", o.marked_by.back(),
+                                    ": that rule selects RoCE v2 for the drop"));
               r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
                      "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
               if (!in)
@@ -225,6 +289,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
             for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
           }
         }
+        Bridged(ctx, rulesets, *d, nd, dst, r);
       }
     }
   }

@@ -259,5 +259,52 @@ TEST(Firewall4791, ARuleOnTheParentNameDoesNotDropVlanTraffic) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
 }
 
+// A real Kubernetes node's filter table, and RoCE v2 marked 0x8000 in mangle
+// (scenario 58): the drop follows the mark, and the note names who set it.
+TEST(Firewall4791, AMarkDropNamesTheRuleAndWhereTheMarkCameFrom) {
+  Result r = RunOn(Firewall4791Check(), "rxe_kube_mark_drop.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0) to 198.18.0.1",
+                                               "dropped by iptables-nft table ip filter chain KUBE-FIREWALL rule 1",
+                                               Verdict::kFail)));
+  EXPECT_THAT(r.notes, Contains(HasSubstr("mark was set by iptables-nft table ip mangle chain PREROUTING rule 1")));
+  // Leaving, RoCE is not marked: KUBE-FIREWALL's rule does not match.
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 out of va (rxe0) from 198.18.0.1 to the peer", "accepted",
+                                               Verdict::kPass)));
+}
+
+// The same node's ruleset without the mark: kubelet's rules do not touch
+// RoCE, and nothing is uncertain about them.
+TEST(Firewall4791, AKubernetesNodesRulesetWithoutTheMarkPasses) {
+  DeviceView v = FixtureProfile("rxe_kube_mark_drop.profile");
+  std::string& ipt = v.host.rulesets["iptables-nft"];
+  size_t at = ipt.find("-A PREROUTING -p udp -m udp --dport 4791 -j MARK");
+  ASSERT_NE(at, std::string::npos);
+  ipt.erase(at, ipt.find('\n', at) - at + 1);
+  Result r = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kPass) << AllText(r);
+}
+
+// rxe on bridge br0, br_netfilter on, and docker's FORWARD policy DROP
+// (scenario 69): the host's own RoCE passes, RoCE bridged between br0's
+// ports is dropped: WARN, with docker's DOCKER-USER remedy.
+TEST(Firewall4791, BridgedRoceMeetsTheForwardChainWhenBrNetfilterIsOn) {
+  Result r = RunOn(Firewall4791Check(), "rxe_bridge_fwd_drop.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kWarn) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on br0 (rxe0) to 198.18.0.1", "accepted", Verdict::kPass)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow(
+                              "UDP 4791 bridged across br0 (rxe0's bridge) between its ports, IPv4 "
+                              "(net.bridge.bridge-nf-call-iptables 1)",
+                              "dropped by iptables-nft table ip filter chain FORWARD policy drop", Verdict::kWarn)));
+  EXPECT_THAT(r.remediation, Contains("iptables -I DOCKER-USER -i br0 -o br0 -p udp --dport 4791 -j ACCEPT"));
+  // Without br_netfilter the bridge's own forwarding never meets iptables.
+  DeviceView v = FixtureProfile("rxe_bridge_fwd_drop.profile");
+  v.host.sysctls.erase("net.bridge.bridge-nf-call-iptables");
+  Result off = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_EQ(off.verdict, Verdict::kPass) << AllText(off);
+  EXPECT_THAT(off.notes, Contains(HasSubstr("br0 is a bridge; IPv4 bridged between its ports does not meet the "
+                                            "iptables hooks (net.bridge.bridge-nf-call-iptables absent")));
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -82,6 +82,14 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
   int other_port = 1, same_port = 1;
   std::vector<std::string> unopenable, elsewhere;
   const bool here = !(dev.netdev && NetdevOutsideNamespace(view, *dev.netdev));
+  // Named by the netdevs the GIDs ride (a VLAN over the parent, the bridge
+  // over a port): two devices whose GIDs ride one netdev share its addresses.
+  auto via = [](const DeviceInfo& d, int p) -> std::string {
+    const PortInfo* pi = d.Port(p);
+    std::vector<std::string> nds = pi ? RoceNetdevs(d, *pi) : std::vector<std::string>{};
+    return !nds.empty() ? nds.front() : d.netdev.value_or("");
+  };
+  const std::string mine_via = via(dev, port);
   for (const DeviceInfo& d : view.devices) {
     if (d.name == dev.name) continue;
     if (UverbsNodeMissing(view.host, d)) {
@@ -99,7 +107,8 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
     for (const PortInfo& p : d.ports) {
       if (!p.state || *p.state != "ACTIVE") continue;
       if (mine && mine->link_layer && p.link_layer && *mine->link_layer != *p.link_layer) continue;
-      const bool different = dev.netdev && d.netdev && *dev.netdev != *d.netdev;
+      const bool different = dev.netdev && d.netdev && *dev.netdev != *d.netdev &&
+                             (mine_via.empty() || via(d, p.port_num) != mine_via);
       if (different && other_netdev == nullptr) {
         other_netdev = &d;
         other_port = p.port_num;
@@ -114,12 +123,6 @@ PeerChoice ChoosePeer(const DeviceView& view, const DeviceInfo& dev, int port) {
     c.peer = other_netdev;
     c.peer_port = other_port;
     c.loopback = false;
-    // Named by the netdevs the GIDs ride (a VLAN over the parent).
-    auto via = [](const DeviceInfo& d, int p) {
-      const PortInfo* pi = d.Port(p);
-      std::vector<std::string> nds = pi ? RoceNetdevs(d, *pi) : std::vector<std::string>{};
-      return nds.empty() ? *d.netdev : nds.front();
-    };
     c.why = absl::StrCat(other_netdev->name, " on ", *other_netdev->netdev, ": traffic crosses the IP path ",
                          via(dev, port), " -> ", via(*other_netdev, other_port));
   } else if (same_netdev != nullptr) {
@@ -182,12 +185,19 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
   const std::string peer_ip = Ipv4Of(r.peer_gid);
   switch (c) {
     case HangClass::kPathBlocked: {
-      std::vector<std::string> out = {
+      std::vector<std::string> out;
+      const DeviceInfo* pd = view.Device(r.peer_device);
+      if (const NetdevInfo* m = pd && pd->netdev ? RxMaster(view, *pd->netdev) : nullptr) {
+        out.push_back(absl::StrCat("rdma link delete ", r.peer_device, " && rdma link add ", r.peer_device,
+                                   " type rxe netdev ", m->name, "   # ", *pd->netdev, " is a port of ", m->name,
+                                   ": packets for ", r.peer_device, " arrive as ", m->name, "'s"));
+      }
+      out.insert(out.end(), {
           "nft list ruleset | grep 4791; iptables -S | grep 4791   # find the rule dropping RoCE v2 (UDP 4791), "
           "then delete it",
           absl::StrCat("rdmacheck --checks firewall-4791,gid-table -d ", r.device, "   # firewall and GIDs (",
                        r.device, " GID ", r.gid_index, " ", r.gid, " -> ", r.peer_device, " GID ",
-                       r.peer_gid_index, " ", r.peer_gid, ")")};
+                       r.peer_gid_index, " ", r.peer_gid, ")")});
       if (!peer_ip.empty()) {
         out.push_back(absl::StrCat("ip route get ", peer_ip, "   # the route to ", r.peer_device,
                                    "'s address should leave by ", na.empty() ? "its netdev" : na));
@@ -213,9 +223,20 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
     case HangClass::kQpInError:
       return {absl::StrCat("rdma res show qp dev ", r.device, "   # QPs in state ERR; find the first failed WR"),
               "destroy and re-create (or reset to INIT) a QP that went to ERR before posting again", proof};
-    case HangClass::kPeerNoAck:
-      return {absl::StrCat("rdma res show qp dev ", r.peer_device, "   # is the peer QP in RTR/RTS?"),
-              absl::StrCat("rdmacheck --checks gid-table -d ", r.peer_device), proof};
+    case HangClass::kPeerNoAck: {
+      std::vector<std::string> out;
+      // ACKs that arrive as a bridge's or bond's frames never reach rxe.
+      const DeviceInfo* d = view.Device(r.device);
+      if (const NetdevInfo* m = d && d->netdev ? RxMaster(view, *d->netdev) : nullptr) {
+        out.push_back(absl::StrCat("rdma link delete ", r.device, " && rdma link add ", r.device,
+                                   " type rxe netdev ", m->name, "   # ", *d->netdev, " is a port of ", m->name,
+                                   ": its ACKs arrive as ", m->name, "'s and ", r.device, " never sees them"));
+      }
+      out.push_back(absl::StrCat("rdma res show qp dev ", r.peer_device, "   # is the peer QP in RTR/RTS?"));
+      out.push_back(absl::StrCat("rdmacheck --checks gid-table,rxe-setup -d ", r.device));
+      out.push_back(proof);
+      return out;
+    }
     case HangClass::kLocalIpv6:
       return {absl::StrCat("ip -6 route get ", r.peer_gid, " from ", r.gid,
                            "   # \"dev lo\": the pair's packets never cross ", na.empty() ? "the netdev" : na),

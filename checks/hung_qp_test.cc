@@ -328,5 +328,30 @@ TEST(HungQpTest, PlanIpv6ProbesOverTheIpv6Gids) {
   EXPECT_EQ(seen.gid_index, 1) << "without ip_version: the IPv4-mapped entry";
 }
 
+// The probe's sender on a bridge port (scenario 68's capture): its ACKs arrive
+// as br0's, so the remedy moves rxe0 onto the bridge.
+TEST(HungQpTest, NoAckOnABridgePortSaysToCreateRxeOnTheBridge) {
+  DeviceView v = FixtureProfile("rxe_bridge_port.profile");
+  ProbeResult r = Common();
+  std::vector<std::string> lines = HangRemedy(HangClass::kPeerNoAck, v, r, "hung-qp");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_THAT(lines[0], HasSubstr("rdma link delete rxe0 && rdma link add rxe0 type rxe netdev br0"));
+  // A healthy pair keeps the usual first step.
+  EXPECT_THAT(HangRemedy(HangClass::kPeerNoAck, LivePair(), r, "hung-qp")[0], HasSubstr("rdma res show qp dev rxe1"));
+}
+
+// Two devices whose GIDs ride one netdev (rxe0 on bridge port va, rxebr on
+// br0 itself) share its address: a probe between them talks to itself.
+TEST(ChoosePeerTest, SkipsAPeerWhoseGidsRideTheSameNetdev) {
+  DeviceView v = FixtureProfile("rxe_bridge_port.profile");
+  DeviceInfo br = *v.Device("rxe0");
+  br.name = "rxebr";
+  br.netdev = "br0";
+  v.devices.insert(v.devices.begin(), br);
+  PeerChoice c = ChoosePeer(v, *v.Device("rxebr"), 1);
+  ASSERT_NE(c.peer, nullptr);
+  EXPECT_EQ(c.peer->name, "rxe1") << c.why;
+}
+
 }  // namespace
 }  // namespace rdmacheck

@@ -224,6 +224,24 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
       missing.push_back(absl::StrCat("netdev ", nd, " operstate"));
     }
     if (n->IsBond()) CheckBond(v, *d, *n, r);
+    // rxe on a bridge port or bond slave: the master's rx_handler takes every
+    // frame, and rdma_rxe accepts a packet only for the netdev it was
+    // created on or a VLAN over it (drivers/infiniband/sw/rxe/rxe_net.c,
+    // rxe_udp_encap_recv). Measured with va in bridge br0: GID 1 names br0,
+    // rxe1 counts rxe0's packets, rxe0 counts none back, and SENDs end in
+    // "transport retry counter exceeded"; rxe created on br0 works.
+    if (const NetdevInfo* m = RxMaster(v, nd)) {
+      r.Expect(absl::StrCat(subj, " master"), absl::StrCat("none (rxe belongs on the ", *m->kind, ")"),
+               absl::StrCat("port of ", DescribeNetdev(v, m->name)), Verdict::kFail);
+      r.Note(absl::StrCat(nd, " is a port of ", m->name, ": frames for this host arrive as ", m->name,
+                          "'s, and rdma_rxe only takes packets arriving on ", nd,
+                          " itself, so ", d->name, " sends but receives nothing (its GIDs name ", m->name,
+                          "; rxe_net.c rxe_udp_encap_recv)"));
+      r.Remedy(absl::StrCat("rdma link delete ", d->name, " && rdma link add ", d->name, " type rxe netdev ",
+                            m->name));
+      r.Remedy(absl::StrCat("rdma link show ", d->name, "/1   # must name netdev ", m->name));
+      continue;  // its addresses are the master's: not asked of a port
+    }
     // The addresses may sit on VLANs over the netdev instead (rxe cannot be
     // created on a VLAN netdev, drivers/infiniband/sw/rxe/rxe.c: it goes on
     // the parent, and each VLAN's addresses become GIDs of its port).

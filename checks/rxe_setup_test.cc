@@ -226,5 +226,19 @@ TEST(RxeSetup, NetdevInAnotherNamespaceWarnsInsteadOfAskingForAnAddress) {
   EXPECT_THAT(r.remediation, Contains(HasSubstr("nsenter -t 1 -n rdmacheck -d rxe0")));
   EXPECT_THAT(AllText(r), ::testing::Not(HasSubstr("ip addr add")));
 }
+// rxe0 left on va after va joined bridge br0 (scenario 68, a real capture):
+// the bridge takes va's frames, rxe0 receives nothing.
+TEST(RxeSetupTest, RxeOnABridgePortFailsAndSaysToCreateItOnTheBridge) {
+  Result r = RunOn(RxeSetupCheck(), "rxe_bridge_port.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("rxe0 netdev va master", "port of br0 (bridge)", Verdict::kFail)));
+  EXPECT_THAT(r.remediation, Contains("rdma link delete rxe0 && rdma link add rxe0 type rxe netdev br0"));
+  // Not asked for an address on the port: the address is the bridge's.
+  for (const Evidence& e : r.evidence) EXPECT_THAT(e.subject, ::testing::Not(HasSubstr("address")));
+  // Created on br0 (scenario 69's capture), it passes.
+  Result ok = RunOn(RxeSetupCheck(), "rxe_bridge_fwd_drop.profile", "rxe_guest.plan", OnDevice("rxe0"));
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << AllText(ok);
+}
+
 }  // namespace
 }  // namespace rdmacheck

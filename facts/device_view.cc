@@ -101,6 +101,14 @@ std::vector<const NetdevInfo*> VlansOver(const DeviceView& view, absl::string_vi
   return out;
 }
 
+const NetdevInfo* RxMaster(const DeviceView& view, absl::string_view netdev) {
+  const NetdevInfo* n = view.Netdev(netdev);
+  if (n == nullptr || !n->master) return nullptr;
+  const NetdevInfo* m = view.Netdev(*n->master);
+  if (m == nullptr || !m->kind || (*m->kind != "bridge" && *m->kind != "bond")) return nullptr;
+  return m;
+}
+
 std::string DescribeNetdev(const DeviceView& view, absl::string_view netdev) {
   const NetdevInfo* n = view.Netdev(netdev);
   if (n == nullptr || !n->kind) return std::string(netdev);

@@ -295,6 +295,11 @@ std::vector<std::string> RoceNetdevs(const DeviceInfo& dev, const PortInfo& port
 // The VLAN netdevs in `view` whose parent is `netdev`.
 std::vector<const NetdevInfo*> VlansOver(const DeviceView& view, absl::string_view netdev);
 
+// The bridge or bond `netdev` is a port (slave) of, when `view` has it: its
+// rx_handler hands every frame arriving on `netdev` to the master, so the
+// host's stack sees them as the master's.
+const NetdevInfo* RxMaster(const DeviceView& view, absl::string_view netdev);
+
 // "va.100 (VLAN 100 over va)", "bond0 (bond)", "va": a netdev named with
 // what it is, for evidence.
 std::string DescribeNetdev(const DeviceView& view, absl::string_view netdev);

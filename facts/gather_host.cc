@@ -17,6 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "facts/container.h"
@@ -119,6 +120,13 @@ HostInfo ReadHost(const Roots& r, const std::vector<std::string>& bound_netdevs)
       const std::string path = absl::StrCat("sys/net/ipv4/conf/", scope, "/", key);
       if (auto v = r.proc.ReadValue(path)) h.sysctls[absl::StrCat("net.ipv4.conf.", scope, ".", key)] = *v;
     }
+  }
+  // Whether this host forwards, and whether br_netfilter hands bridged IP to
+  // the ip hooks (these two exist only while br_netfilter is loaded).
+  for (const char* key : {"net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding",
+                          "net.bridge.bridge-nf-call-iptables", "net.bridge.bridge-nf-call-ip6tables"}) {
+    std::string path = absl::StrCat("sys/", absl::StrReplaceAll(key, {{".", "/"}}));
+    if (auto v = r.proc.ReadValue(path)) h.sysctls[key] = *v;
   }
   return h;
 }

@@ -150,8 +150,13 @@ TEST_F(GatherFixtureTest, HostFactsFromTheFakeTree) {
                              Pair("net.ipv4.conf.va.accept_local", "1"),
                              Pair("net.ipv4.conf.va.arp_ignore", "0"),
                              Pair("net.ipv4.conf.va.arp_announce", "0"),
+                             Pair("net.ipv4.ip_forward", "1"),
+                             Pair("net.bridge.bridge-nf-call-iptables", "1"),
+                             Pair("net.bridge.bridge-nf-call-ip6tables", "0"),
                          }));
-  EXPECT_EQ(h.sysctls.size(), 12u);
+  // net.ipv6.conf.all.forwarding is not in the tree: absent, not guessed.
+  EXPECT_EQ(h.sysctls.count("net.ipv6.conf.all.forwarding"), 0u);
+  EXPECT_EQ(h.sysctls.size(), 15u);
   // These come from the process itself, not the tree.
   EXPECT_TRUE(h.memlock_soft.has_value());
   EXPECT_TRUE(h.kernel.has_value());

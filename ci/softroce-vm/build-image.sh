@@ -44,12 +44,16 @@ ENGINE_PKGS=(docker.io podman)
 # kernel loads it on strace's first sock_diag query), without which it
 # cannot name RTM_NEWLINK and friends for the host-write audit.
 # 8021q and bonding: RoCE over VLANs and bonds as deployed (scenarios 6x).
+# bridge, br_netfilter, nft_chain_nat, xt_mark, xt_comment: a bridge carrying
+# rxe, and a Kubernetes node's rulesets (nat marks, KUBE-FIREWALL) loaded as
+# iptables-nft loads them.
 MODS=(
   rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 9p 9pnet_virtio virtio_pci
   nf_tables nft_compat nft_reject_inet nft_fib_inet nft_ct ip_tables iptable_filter
   xt_tcpudp ip6_tables ip6table_filter ipt_REJECT xt_conntrack
   sch_netem sch_tbf overlay
   netlink_diag 8021q bonding
+  bridge br_netfilter nft_chain_nat xt_mark xt_comment
 )
 
 log() { echo "[build-image +${SECONDS}s] $*" >&2; }

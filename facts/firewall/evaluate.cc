@@ -31,6 +31,15 @@ Packet RoceOutPacket(const std::string& oif, const std::string& saddr) {
   return p;
 }
 
+Packet RoceFwdPacket(const std::string& iif, const std::string& oif, int family) {
+  Packet p;
+  p.dir = Direction::kFwd;
+  p.iif = iif;
+  p.oif = oif;
+  p.family = family;
+  return p;
+}
+
 absl::string_view FateName(Fate f) {
   switch (f) {
     case Fate::kAccepted: return "accepted";
@@ -93,9 +102,10 @@ Tri Matches(const Match& m, const Packet& p) {
     case Match::Field::kIifname:
     case Match::Field::kOifname: {
       // A packet has the interface of its direction only (iif arriving, oif
-      // sent); for the other one only "" matches.
-      const bool own = (m.field == Match::Field::kIifname) == (p.dir == Direction::kIn);
-      const std::string& name = p.dir == Direction::kIn ? p.iif : p.oif;
+      // sent); for the other one only "" matches. A forwarded one has both.
+      const bool in = m.field == Match::Field::kIifname;
+      const bool own = p.dir == Direction::kFwd || in == (p.dir == Direction::kIn);
+      const std::string& name = in ? p.iif : p.oif;
       for (const std::string& v : m.values)
         if (own ? NameMatches(v, name) : v.empty()) r = Tri::kYes;
       break;
@@ -124,7 +134,7 @@ Tri Matches(const Match& m, const Packet& p) {
         // The peer's address is unknown, but not loopback when the packet
         // is on another netdev than lo: the kernel routes 127.0.0.0/8 and ::1
         // only over lo, and drops them as martians arriving elsewhere.
-        const std::string& dev = p.dir == Direction::kIn ? p.iif : p.oif;
+        const std::string& dev = p.dir == Direction::kOut ? p.oif : p.iif;
         bool all = false, loopback = !m.values.empty() && dev != "lo";
         for (const std::string& v : m.values) {
           all = all || absl::EndsWith(v, "/0");
@@ -149,6 +159,12 @@ Tri Matches(const Match& m, const Packet& p) {
         if (v == (p.family == 4 ? "ipv4" : "ipv6")) r = Tri::kYes;
       break;
     case Match::Field::kDstType:
+      if (p.dir == Direction::kFwd) {
+        // Passing through: to another host's unicast address.
+        for (const std::string& v : m.values)
+          if (v == "UNICAST") r = Tri::kYes;
+        break;
+      }
       if (p.dir == Direction::kOut) {
         // To a peer: UNICAST, or LOCAL when the peer is this host's own
         // address (two rxe devices on one host); which, the rules don't say.
@@ -300,6 +316,7 @@ struct Walker {
       p.mark = mark;
       p.mark_unknown = unknown;
       ++ms->epoch;
+      out->marked_by.push_back(absl::StrCat(PlaceOf(c, r).Where(), ": `", r.text, "`"));
       return;
     }
     std::string why = !m.known ? "from something not followed" : "if that rule applies";
@@ -411,6 +428,8 @@ struct Walker {
 // The hooks of a packet's path, in the order netfilter runs them; -1: not on it.
 int HookOrder(const std::string& hook, Direction dir) {
   if (dir == Direction::kIn) return hook == "prerouting" ? 0 : hook == "input" ? 1 : -1;
+  if (dir == Direction::kFwd)
+    return hook == "prerouting" ? 0 : hook == "forward" ? 1 : hook == "postrouting" ? 2 : -1;
   return hook == "output" ? 0 : hook == "postrouting" ? 1 : -1;
 }
 

@@ -1,6 +1,7 @@
 // Evaluate: what the rulesets of a host do to one packet, walking netfilter's
 // order: every base chain of the packet's path (prerouting then input for a
-// packet arriving; output then postrouting for one this host sends) of its
+// packet arriving; output then postrouting for one this host sends;
+// prerouting, forward, postrouting for one passing through) of its
 // family (tables ip/ip6/inet), by hook then priority, across all rulesets
 // (nft, iptables-nft, iptables-legacy): an accept ends one base chain, a drop
 // or reject in any of them ends the packet. Jumps, gotos, returns and
@@ -10,6 +11,7 @@
 //
 //   Packet p = RocePacket("va", "198.18.0.1");      // UDP to 4791, ct new
 //   Packet q = RoceOutPacket("va", "198.18.0.1");   // sent from it to a peer's 4791
+//   Packet f = RoceFwdPacket("br0", "br0", 4);      // bridged between br0's ports
 //   Outcome o = Evaluate({nft_rs, legacy_rs}, p);
 //   if (o.fate != Fate::kAccepted) print(o.decided_by->Where(), o.decided_by->text);
 //
@@ -28,13 +30,16 @@
 
 namespace rdmacheck::firewall {
 
-enum class Direction { kIn, kOut };
+// kFwd: passing through this host (prerouting, forward, postrouting): routed
+// between two netdevs, or bridged between a bridge's ports when br_netfilter
+// hands bridged IP to the ip hooks (then iif and oif are both the bridge).
+enum class Direction { kIn, kOut, kFwd };
 
 struct Packet {
   Direction dir = Direction::kIn;
   int family = 4;             // 4 or 6
-  std::string iif;            // input interface (kIn)
-  std::string oif;            // output interface (kOut)
+  std::string iif;            // input interface (kIn, kFwd)
+  std::string oif;            // output interface (kOut, kFwd)
   std::string daddr;          // destination address (no prefix); empty: unknown (any peer)
   std::string saddr;          // empty: unknown (any peer)
   int l4proto = 17;
@@ -57,6 +62,9 @@ Packet RocePacket(const std::string& iif, const std::string& daddr);
 // to UDP 4791 (the IBTA RoCEv2 annex; rxe_net.c prepare_udp_hdr), so one
 // blocked direction stops both.
 Packet RoceOutPacket(const std::string& oif, const std::string& saddr);
+// A RoCE v2 packet forwarded from `iif` to `oif` (family 4 or 6), between
+// two peers this host does not know the addresses of.
+Packet RoceFwdPacket(const std::string& iif, const std::string& oif, int family);
 
 enum class Tri { kNo, kYes, kMaybe };
 // Whether one match holds for the packet.
@@ -94,6 +102,9 @@ struct Outcome {
   std::vector<std::string> walked;
   // Tables skipped: nft copies of iptables-nft tables, other families.
   std::vector<std::string> skipped;
+  // The rules that changed the packet's mark on its way, in order, each
+  // "WHERE: `rule`": what a mark match that decided refers to.
+  std::vector<std::string> marked_by;
   // Rules looked at: each chain is walked once per packet, so at most the
   // rules of the tables walked, however their chains jump to each other.
   uint64_t rules_examined = 0;

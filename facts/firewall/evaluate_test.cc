@@ -285,6 +285,8 @@ TEST(EvaluateMarkTest, AMarkSetInNatIsDroppedByTheFilterRuleThatMatchesIt) {
   ASSERT_TRUE(o.decided_by.has_value());
   EXPECT_THAT(o.decided_by->Where(), HasSubstr("table ip filter chain KUBE-FIREWALL rule 1"));
   EXPECT_TRUE(o.uncertain.empty()) << o.uncertain[0];
+  ASSERT_EQ(o.marked_by.size(), 1u);
+  EXPECT_THAT(o.marked_by[0], HasSubstr("table ip nat chain KUBE-MARK-DROP rule 1"));
   // nat chains mark; they do not count as base chains that decided.
   EXPECT_THAT(o.walked, ::testing::Not(Contains(HasSubstr("nat"))));
 }
@@ -347,6 +349,28 @@ TEST(EvaluateOutTest, ALoopbackDestinationRuleDoesNotMatchAPeerOnAnotherNetdev) 
   EXPECT_TRUE(out.uncertain.empty()) << out.uncertain[0];
   Outcome lo = Evaluate({Nft(OutputChain("ip daddr 127.0.0.0/8 drop"))}, RoceOutPacket("lo", "127.0.0.1"));
   EXPECT_EQ(lo.uncertain.size(), 1u);
+}
+
+// Forwarded: prerouting, forward, postrouting; both interfaces match. On the
+// real node's ruleset, docker's rules accept docker0 <-> docker0 and the
+// policy drops what is bridged across br0.
+TEST(EvaluateFwdTest, ForwardChainWithBothInterfaces) {
+  Ruleset rs = Load("kube_docker_filter.save");
+  Outcome br = Evaluate({rs}, RoceFwdPacket("br0", "br0", 4));
+  EXPECT_EQ(br.fate, Fate::kDropped);
+  ASSERT_TRUE(br.decided_by.has_value());
+  EXPECT_THAT(br.decided_by->Where(), HasSubstr("table ip filter chain FORWARD policy drop"));
+  EXPECT_TRUE(br.uncertain.empty()) << br.uncertain[0];
+  Outcome d0 = Evaluate({rs}, RoceFwdPacket("docker0", "docker0", 4));
+  EXPECT_EQ(d0.fate, Fate::kAccepted);
+  EXPECT_THAT(d0.decided_by->Where(), HasSubstr("chain FORWARD rule 6"));
+  // Not on the input or output path.
+  EXPECT_EQ(Evaluate({rs}, RocePacket("br0", "198.18.0.1")).fate, Fate::kAccepted);
+  Ruleset fwd = Nft("table inet f {\n\tchain fwd {\n\t\ttype filter hook forward priority 0;\n"
+                    "\t\tiifname \"br0\" oifname \"eth1\" udp dport 4791 drop\n\t}\n}\n");
+  EXPECT_EQ(Evaluate({fwd}, RoceFwdPacket("br0", "eth1", 4)).fate, Fate::kDropped);
+  EXPECT_EQ(Evaluate({fwd}, RoceFwdPacket("br0", "br0", 4)).fate, Fate::kAccepted);
+  EXPECT_EQ(Evaluate({fwd}, RocePacket("br0", "198.18.0.1")).fate, Fate::kAccepted);
 }
 
 }  // namespace
