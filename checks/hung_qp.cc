@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -63,6 +64,18 @@ std::string WrActual(const WrOutcome& w, Verdict* v) {
   }
   *v = Verdict::kSkip;
   return "not run";
+}
+
+// rxe on a bridge port or bond slave receives nothing: the master's frames
+// are not its own (see rxe-setup). The line that moves it onto the master.
+std::optional<std::string> RecreateOnMaster(const DeviceView& view, const std::string& device,
+                                            absl::string_view what) {
+  const DeviceInfo* d = view.Device(device);
+  const NetdevInfo* m = d && d->netdev ? RxMaster(view, *d->netdev) : nullptr;
+  if (m == nullptr) return std::nullopt;
+  return absl::StrCat("rdma link delete ", device, " && rdma link add ", device, " type rxe netdev ", m->name,
+                      "   # ", *d->netdev, " is a port of ", m->name, ": ", what, " arrive as ", m->name,
+                      "'s and ", device, " never sees them");
 }
 
 }  // namespace
@@ -186,12 +199,7 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
   switch (c) {
     case HangClass::kPathBlocked: {
       std::vector<std::string> out;
-      const DeviceInfo* pd = view.Device(r.peer_device);
-      if (const NetdevInfo* m = pd && pd->netdev ? RxMaster(view, *pd->netdev) : nullptr) {
-        out.push_back(absl::StrCat("rdma link delete ", r.peer_device, " && rdma link add ", r.peer_device,
-                                   " type rxe netdev ", m->name, "   # ", *pd->netdev, " is a port of ", m->name,
-                                   ": packets for ", r.peer_device, " arrive as ", m->name, "'s"));
-      }
+      if (auto line = RecreateOnMaster(view, r.peer_device, "packets for it")) out.push_back(*line);
       out.insert(out.end(), {
           "nft list ruleset | grep 4791; iptables -S | grep 4791   # find the rule dropping RoCE v2 (UDP 4791), "
           "then delete it",
@@ -225,13 +233,7 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
               "destroy and re-create (or reset to INIT) a QP that went to ERR before posting again", proof};
     case HangClass::kPeerNoAck: {
       std::vector<std::string> out;
-      // ACKs that arrive as a bridge's or bond's frames never reach rxe.
-      const DeviceInfo* d = view.Device(r.device);
-      if (const NetdevInfo* m = d && d->netdev ? RxMaster(view, *d->netdev) : nullptr) {
-        out.push_back(absl::StrCat("rdma link delete ", r.device, " && rdma link add ", r.device,
-                                   " type rxe netdev ", m->name, "   # ", *d->netdev, " is a port of ", m->name,
-                                   ": its ACKs arrive as ", m->name, "'s and ", r.device, " never sees them"));
-      }
+      if (auto line = RecreateOnMaster(view, r.device, "its ACKs")) out.push_back(*line);
       out.push_back(absl::StrCat("rdma res show qp dev ", r.peer_device, "   # is the peer QP in RTR/RTS?"));
       out.push_back(absl::StrCat("rdmacheck --checks gid-table,rxe-setup -d ", r.device));
       out.push_back(proof);
