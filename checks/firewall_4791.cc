@@ -97,13 +97,41 @@ std::vector<std::string> Destinations(const NetdevInfo* n) {
   return v4;
 }
 
+// One evaluated packet's row: accepted PASSes (WARN past rules not
+// understood, or beside a ruleset that was not read), dropped or rejected is
+// `drop` and names the rule. The rules not understood, and for a drop by mark
+// the rule that set it, go in notes. True when accepted.
+bool ExpectAccepted(ResultBuilder& r, const std::string& subj, const Outcome& o,
+                    const std::vector<std::string>& unreadable, Verdict drop) {
+  const bool accepted = o.fate == Fate::kAccepted;
+  if (accepted) {
+    std::string how = o.decided_by ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
+                                                  o.decided_by->Where(), ")")
+                                   : "accepted (no base chain on its path)";
+    if (!unreadable.empty())
+      absl::StrAppend(&how, "; not judged: the ", absl::StrJoin(unreadable, ", "), " ruleset could not be read");
+    r.Expect(subj, "accepted", how, o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
+  } else {
+    const Place& by = *o.decided_by;
+    r.Expect(subj, "accepted", absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `", by.text, "`"),
+             drop);
+  }
+  for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+  // A drop by mark (kubelet's KUBE-FIREWALL): where the mark came from.
+  if (!accepted && !o.marked_by.empty() && absl::StrContains(o.decided_by->text, "mark"))
+    r.Note(absl::StrCat("the packet's mark was set by ", o.marked_by.back(),
+                        ": that rule selects RoCE v2 for the drop"));
+  return accepted;
+}
+
 // RoCE bridged across `nd` between its ports (VMs, containers or hosts behind
 // the bridge): br_netfilter hands bridged IP to the forward hook as
 // iifname = oifname = the bridge. This host's own RoCE on the bridge takes
 // the input and output rows (measured: rxe on br0 with FORWARD policy DROP
 // and br_netfilter loaded still runs ib_write_bw), so a drop here is WARN.
-void Bridged(const CheckContext& ctx, const std::vector<Ruleset>& rulesets, const DeviceInfo& d,
-             const std::string& nd, const std::vector<std::string>& dst, ResultBuilder& r) {
+void Bridged(const CheckContext& ctx, const std::vector<Ruleset>& rulesets,
+             const std::vector<std::string>& unreadable, const DeviceInfo& d, const std::string& nd,
+             const std::vector<std::string>& dst, ResultBuilder& r) {
   const NetdevInfo* n = ctx.view.Netdev(nd);
   if (n == nullptr || !n->kind || *n->kind != "bridge") return;
   std::vector<int> families;
@@ -125,16 +153,7 @@ void Bridged(const CheckContext& ctx, const std::vector<Ruleset>& rulesets, cons
     Outcome o = firewall::Evaluate(rulesets, firewall::RoceFwdPacket(nd, nd, f));
     std::string subj = absl::StrCat("UDP 4791 bridged across ", nd, " (", d.name, "'s bridge) between its ports, IPv",
                                     f, " (", key, " 1)");
-    if (o.fate == Fate::kAccepted) {
-      std::string how = o.decided_by ? absl::StrCat("accepted (last: ", o.decided_by->Where(), ")")
-                                     : "accepted (no base chain on its path)";
-      r.Expect(subj, "accepted", how, o.uncertain.empty() ? Verdict::kPass : Verdict::kWarn);
-      for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
-      continue;
-    }
-    const Place& by = *o.decided_by;
-    r.Expect(subj, "accepted",
-             absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `", by.text, "`"), Verdict::kWarn);
+    if (ExpectAccepted(r, subj, o, unreadable, Verdict::kWarn)) continue;
     r.Note(absl::StrCat("RoCE between ", nd, "'s ports (VMs, containers or hosts behind it) is ",
                         firewall::FateName(o.fate), "; ", d.name, "'s own traffic on ", nd,
                         " takes the input and output rows"));
@@ -254,30 +273,12 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
                                   : absl::StrCat("UDP 4791 out of ", nd, " (", d->name, ")",
                                                  addr.empty() ? "" : absl::StrCat(" from ", addr),
                                                  " to the peer");
-            if (o.fate == Fate::kAccepted) {
-              std::string how = o.decided_by
-                                    ? absl::StrCat("accepted (", o.walked.size(), " base chain(s); last: ",
-                                                   o.decided_by->Where(), ")")
-                                    : "accepted (no base chain on its path)";
-              if (!unreadable.empty())
-                absl::StrAppend(&how, "; not judged: the ", absl::StrJoin(unreadable, ", "),
-                                " ruleset could not be read");
-              r.Expect(subj, "accepted", how,
-                       o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
-              for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
+            if (ExpectAccepted(r, subj, o, unreadable, Verdict::kFail)) {
               if (!o.uncertain.empty())
                 r.Remedy(absl::StrCat("nft list ruleset; iptables-save   # check by hand the rules "
                                       "named above for UDP 4791 on ", nd));
             } else {
               const Place& by = *o.decided_by;
-              std::string actual = absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `",
-                                                by.text, "`");
-              r.Expect(subj, "accepted", actual, Verdict::kFail);
-              for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
-              // A drop by mark (kubelet's KUBE-FIREWALL): where the mark came from.
-              if (!o.marked_by.empty() && absl::StrContains(by.text, "mark"))
-                r.Note(absl::StrCat("the packet's mark was set by ", o.marked_by.back(),
-                                    ": that rule selects RoCE v2 for the drop"));
               r.Note("a blocked UDP 4791 makes RC QPs hang (retry_cnt 7) or fail with "
                      "IBV_WC_RETRY_EXC_ERR: transport retry counter exceeded");
               if (!in)
@@ -289,7 +290,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
             for (const std::string& s : o.skipped) r.Note(absl::StrCat("skipped: ", s));
           }
         }
-        Bridged(ctx, rulesets, *d, nd, dst, r);
+        Bridged(ctx, rulesets, unreadable, *d, nd, dst, r);
       }
     }
   }

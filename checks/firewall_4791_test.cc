@@ -306,5 +306,18 @@ TEST(Firewall4791, BridgedRoceMeetsTheForwardChainWhenBrNetfilterIsOn) {
                                             "iptables hooks (net.bridge.bridge-nf-call-iptables absent")));
 }
 
+// The bridged row judges as the input and output rows do: an accept beside
+// a ruleset that was not read is not a PASS.
+TEST(Firewall4791, BridgedAcceptBesideAnUnreadRulesetIsAWarn) {
+  DeviceView v = FixtureProfile("rxe_bridge_fwd_drop.profile");
+  v.host.rulesets["iptables-nft"] = "*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n";
+  v.host.rulesets_not_read["iptables-legacy"] = "timed out after 3 s";
+  Result r = RunOnView(Firewall4791Check(), v, FixturePlan("rxe_guest.plan"), OnDevice("rxe0"));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow(
+                              "UDP 4791 bridged across br0 (rxe0's bridge) between its ports, IPv4 "
+                              "(net.bridge.bridge-nf-call-iptables 1)",
+                              "not judged: the iptables-legacy ruleset could not be read", Verdict::kWarn)));
+}
+
 }  // namespace
 }  // namespace rdmacheck
