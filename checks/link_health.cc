@@ -68,7 +68,8 @@ constexpr CounterKind kCounterTable[] = {
 Verdict VerdictOf(CounterClass c) { return c == CounterClass::kPhysical ? Verdict::kFail : Verdict::kWarn; }
 
 std::string Seconds(int64_t ms) { return absl::StrFormat("%.1f s", ms / 1000.0); }
-std::string At(int64_t ms) { return absl::StrFormat("+%.2f s", ms / 1000.0); }
+// Signed: events kept from an earlier window are before this one (checks/session.h).
+std::string At(int64_t ms) { return absl::StrFormat("%+.2f s", ms / 1000.0); }
 
 std::string Uptime(uint64_t s) {
   if (s >= 86400) return absl::StrCat(s / 86400, " d ", s % 86400 / 3600, " h");
@@ -227,6 +228,27 @@ const CounterKind* FindCounterKind(absl::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> JudgedMoves(const DeviceView& view) {
+  std::vector<std::string> out;
+  if (!view.window) return out;
+  auto moves = [&out](const std::string& subj, const Counters& before, const Counters& after, bool all) {
+    for (const CounterMove& m : CounterMoves(before, after)) {
+      if (m.after == m.before || (!all && FindCounterKind(m.name) == nullptr)) continue;
+      out.push_back(m.went_back() ? absl::StrCat(subj, " ", m.name, " went back")
+                                  : absl::StrCat(subj, " ", m.name, " +", m.delta()));
+    }
+  };
+  for (const DeviceInfo& d : view.devices) {
+    for (const PortInfo& p : d.ports) {
+      const std::string subj = absl::StrCat(d.name, " port ", p.port_num);
+      moves(subj, p.counters, p.counters_after, false);
+      moves(subj, p.hw_counters, p.hw_counters_after, false);
+    }
+    moves(d.name, d.aer, d.aer_after, true);  // pcie judges every AER total
+  }
+  return out;
+}
+
 Result LinkHealthCheck::Run(const CheckContext& ctx) const {
   std::vector<const DeviceInfo*> devs = ctx.SelectedDevices();
   if (devs.empty()) {
@@ -245,6 +267,7 @@ Result LinkHealthCheck::Run(const CheckContext& ctx) const {
   ResultBuilder r(*this, absl::StrCat("Links of ", absl::StrJoin(names, ", "), " took no errors and did not flap over ",
                                       Seconds(w.ms)));
   if (w.cut_short) r.Note(absl::StrCat("the window was cut short at ", Seconds(w.ms), " (interrupted)"));
+  for (const std::string& n : w.notes) r.Note(n);
   int looked = 0;
   std::map<CounterClass, std::vector<std::pair<const DeviceInfo*, const PortInfo*>>> to_remedy;
   for (const DeviceInfo* d : devs) {

@@ -7,6 +7,9 @@
 #ifndef RDMACHECK_CHECKS_LINK_HEALTH_H_
 #define RDMACHECK_CHECKS_LINK_HEALTH_H_
 
+#include <string>
+#include <vector>
+
 #include "checks/check.h"
 
 namespace rdmacheck {
@@ -31,6 +34,13 @@ struct CounterKind {
   const char* meaning;
 };
 const CounterKind* FindCounterKind(absl::string_view name);
+
+// What moved over view.window that link-health or pcie would judge: a port
+// counter FindCounterKind knows ("rxe0 port 1 completer_retry_err +3") or an
+// AER total ("mlx5_0 aer_dev_correctable +1"), went back included. Empty
+// when nothing did, or there is no window. The session uses it to tell
+// whether a window that overlapped its own probes can stand (checks/session.h).
+std::vector<std::string> JudgedMoves(const DeviceView& view);
 
 }  // namespace rdmacheck
 

@@ -165,5 +165,39 @@ TEST(LinkHealth, TableKnowsTheClasses) {
   EXPECT_EQ(FindCounterKind("sent_pkts"), nullptr);
 }
 
+// What the session asks before it lets a window that ran beside its own
+// probes stand: the counters link-health judges and the AER totals pcie
+// does, nothing else.
+TEST(LinkHealth, JudgedMovesAreTheJudgedCountersAndAer) {
+  DeviceView v = QuietRxe();
+  EXPECT_THAT(JudgedMoves(v), ::testing::IsEmpty());
+  PortInfo& p = v.devices[0].ports[0];
+  p.hw_counters_after["sent_pkts"] += 500;  // our own traffic: not judged
+  p.hw_counters_after["rcvd_pkts"] += 500;
+  EXPECT_THAT(JudgedMoves(v), ::testing::IsEmpty());
+  p.hw_counters_after["duplicate_request"] += 2;
+  EXPECT_THAT(JudgedMoves(v), ::testing::ElementsAre("rxe0 port 1 duplicate_request +2"));
+  v.devices[1].aer = {{"correctable", 12}};
+  v.devices[1].aer_after = {{"correctable", 11}};
+  EXPECT_THAT(JudgedMoves(v), ::testing::ElementsAre("rxe0 port 1 duplicate_request +2", "rxe1 correctable went back"));
+  v.window.reset();
+  EXPECT_THAT(JudgedMoves(v), ::testing::IsEmpty()) << "no window, nothing moved over it";
+}
+
+TEST(LinkHealth, WindowNotesAndEarlierEventsAreShown) {
+  DeviceView v = QuietRxe();
+  v.window->notes.push_back("watched beside the checks");
+  AsyncEventSeen e;
+  e.device = "rxe0";
+  e.port = 1;
+  e.type = "PORT_ERR";
+  e.at_ms = -1250;  // from a window before this one
+  v.window->events.push_back(e);
+  Result r = RunOnView(LinkHealthCheck(), v, DefaultPlan());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << AllText(r);
+  EXPECT_THAT(r.notes, Contains("watched beside the checks"));
+  EXPECT_THAT(AllText(r), HasSubstr("link went down: PORT_ERR at -1.25 s"));
+}
+
 }  // namespace
 }  // namespace rdmacheck

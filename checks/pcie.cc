@@ -126,6 +126,8 @@ Result PcieCheck::Run(const CheckContext& ctx) const {
     JudgeLink(*d, r);
     JudgeAer(ctx, *d, r);
   }
+  if (ctx.view.window)
+    for (const std::string& n : ctx.view.window->notes) r.Note(n);
   return r.Build();
 }
 

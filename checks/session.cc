@@ -1,6 +1,8 @@
 #include "checks/session.h"
 
 #include <algorithm>
+#include <cmath>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -8,12 +10,16 @@
 #include "absl/time/time.h"
 #include "acts/driver_model.h"
 #include "acts/live_device.h"
+#include "checks/link_health.h"
 #include "checks/runner.h"
 #include "facts/gather.h"
 #include "facts/paste_import.h"
+#include "facts/link_window.h"
 #include "facts/profile.h"
+#include "facts/sysfs.h"
 #include "plan/plan_parser.h"
 #include "util/clock.h"
+#include "util/stop_flag.h"
 
 namespace rdmacheck {
 
@@ -44,13 +50,16 @@ absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs)
     g.phases = &in.phases;
     g.read_rulesets = (needs & kNeedsRulesets) != 0;
     g.read_qdiscs = (needs & kNeedsQdiscs) != 0;
-    if (needs & kNeedsWindow) {
-      g.window_s = WindowSeconds(src.options);
-      g.window_device = src.options.device;
-    }
     absl::StatusOr<DeviceView> v = GatherLive(g);
     if (!v.ok()) return v.status();
     in.view = *std::move(v);
+    // No device, nothing to watch: the window would only cost its length.
+    if ((needs & kNeedsWindow) && !in.view.devices.empty()) {
+      LinkWindowOptions w;
+      w.seconds = WindowSeconds(src.options);
+      w.only_device = src.options.device;
+      in.window = w;
+    }
     in.view.provenance.push_back(absl::StrCat(
         "captured by rdmacheck ", kToolVersion, " on ", in.view.host.hostname.value_or("?"), ", kernel ",
         in.view.host.kernel.value_or("?"), ", ",
@@ -107,14 +116,114 @@ RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Tim
   return rep;
 }
 
-RunReport Session::Run(const RunInputs& in, const std::vector<const Check*>& checks,
-                       DeviceFactory device_for) const {
+namespace {
+
+WindowWatcher OrSysfs(WindowWatcher watch) {
+  if (watch) return watch;
+  return [](const LinkWindowOptions& o, DeviceView* v) { SampleLinkWindow(SysfsReader("/sys"), o, v); };
+}
+
+// Why a window watched beside the checks does not stand; empty when it does.
+std::string WhyNotJudged(const DeviceView& beside) {
+  std::vector<std::string> moved = JudgedMoves(beside);
+  if (!moved.empty()) {
+    constexpr size_t kShown = 4;
+    const size_t n = moved.size();
+    if (n > kShown) moved.resize(kShown);
+    return absl::StrCat("saw ", absl::StrJoin(moved, ", "), n > kShown ? absl::StrCat(" and ", n - kShown, " more") : "",
+                        " while rdmacheck's own probes ran");
+  }
+  // The runner raises the stop flag at a check's deadline; a Ctrl-C keeps
+  // it raised and the run ends anyway.
+  if (beside.window && beside.window->cut_short && PendingStopSignal() == 0)
+    return "was cut short when a check overran its deadline";
+  return "";
+}
+
+}  // namespace
+
+void WatchWindowNow(RunInputs* in, const WindowWatcher& watch) {
+  if (!in->window) return;
+  PhaseTimer t(&in->phases, "gather.window");
+  OrSysfs(watch)(*in->window, &in->view);
+  in->window.reset();
+}
+
+RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, DeviceFactory device_for,
+                       WindowWatcher watch) const {
   const absl::Time started = WallNow();
   const double t0 = MonotonicSeconds();
   if (!device_for) device_for = DevicesOf(in.view);
-  CheckContext ctx{in.view, in.plan, in.options, device_for};
-  std::vector<Result> results = RunChecks(checks, ctx);
-  return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0);
+  std::vector<const Check*> beside, after;  // beside the window, after it
+  for (const Check* c : checks) ((c->needs() & kNeedsWindow) ? after : beside).push_back(c);
+  if (!in.window || beside.empty() || after.empty()) {
+    // Nothing to overlap: the window (if any) first, as a gather would.
+    double w0 = MonotonicSeconds();
+    WatchWindowNow(&in, watch);
+    const double waited = MonotonicSeconds() - w0;
+    CheckContext ctx{in.view, in.plan, in.options, device_for};
+    std::vector<Result> results = RunChecks(checks, ctx);
+    return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0 - waited);
+  }
+  watch = OrSysfs(std::move(watch));
+  const LinkWindowOptions wo = *in.window;
+  in.window.reset();
+  std::vector<Result> first, second;
+  double waited = 0;
+  {
+    // Outermost for the window's thread: a Ctrl-C is acted on once it has
+    // closed its device contexts.
+    SigintGuard sigint;
+    DeviceView beside_view = in.view;  // the checks only read in.view
+    const double first_t0 = MonotonicSeconds();
+    std::thread window([&] { watch(wo, &beside_view); });
+    {
+      CheckContext ctx{in.view, in.plan, in.options, device_for};
+      first = RunChecks(beside, ctx);
+    }
+    const double w0 = MonotonicSeconds();
+    window.join();
+    in.phases.Add("window.rest", MonotonicSeconds() - w0);
+    waited += MonotonicSeconds() - w0;
+    const std::string why = WhyNotJudged(beside_view);
+    if (why.empty()) {
+      in.view = std::move(beside_view);
+      in.view.window->notes.push_back(
+          "the window was watched while the other checks ran, rdmacheck's own probes included; no counter judged "
+          "here moved, so no error happened in it with or without that traffic");
+    } else {
+      const double q0 = MonotonicSeconds();
+      {
+        PhaseTimer t(&in.phases, "window.quiet");
+        watch(wo, &in.view);
+      }
+      waited += MonotonicSeconds() - q0;
+      LinkWindow& w = *in.view.window;
+      // The first window's events are the devices' own; timed from this
+      // window's start, so before it they are negative.
+      std::vector<AsyncEventSeen> events;
+      if (beside_view.window) {
+        for (AsyncEventSeen e : beside_view.window->events) {
+          e.at_ms -= std::llround((q0 - first_t0) * 1000);
+          events.push_back(std::move(e));
+        }
+      }
+      events.insert(events.end(), w.events.begin(), w.events.end());
+      w.events = std::move(events);
+      w.notes.push_back(absl::StrCat("a first window, watched while the other checks ran, ", why,
+                                     ": not judged; this one was watched after them, with none of rdmacheck's "
+                                     "traffic, and keeps the first one's device events"));
+    }
+  }
+  {
+    CheckContext ctx{in.view, in.plan, in.options, device_for};
+    second = RunChecks(after, ctx);
+  }
+  // In the order asked for.
+  std::vector<Result> results;
+  size_t i = 0, j = 0;
+  for (const Check* c : checks) results.push_back(std::move((c->needs() & kNeedsWindow) ? second[j++] : first[i++]));
+  return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0 - waited);
 }
 
 }  // namespace rdmacheck

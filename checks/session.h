@@ -9,9 +9,14 @@
 //   Session session;                       // devices opened once, for the run
 //   RunReport rep = session.Run(*in, checks);
 //   return ExitCodeFor(rep.results);
+//
+// A live run's counter window (link-health, pcie) is watched beside the
+// other checks rather than before them, so a healthy node pays nothing for
+// it; see Session::Run.
 #ifndef RDMACHECK_CHECKS_SESSION_H_
 #define RDMACHECK_CHECKS_SESSION_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +27,7 @@
 #include "checks/exit_codes.h"
 #include "checks/run_report.h"
 #include "facts/device_view.h"
+#include "facts/link_window.h"
 #include "plan/plan.h"
 #include "util/phase_log.h"
 #include "verbs/context.h"
@@ -46,7 +52,15 @@ struct RunInputs {
   // Where loading them took its time (the gather's parts, the plan); the
   // report's phases start with these.
   PhaseLog phases;
+  // A live counter window the checks need (kNeedsWindow) and nobody has
+  // watched yet: Session::Run watches it beside the other checks,
+  // WatchWindowNow at once. Unset on a profile and once watched.
+  std::optional<LinkWindowOptions> window;
 };
+
+// How a run watches a window: SampleLinkWindow over /sys when null. Tests
+// give their own.
+using WindowWatcher = std::function<void(const LinkWindowOptions&, DeviceView*)>;
 
 // The union of what `checks` need (CheckNeeds bits).
 unsigned NeedsOf(const std::vector<const Check*>& checks);
@@ -57,8 +71,15 @@ unsigned NeedsOf(const std::vector<const Check*>& checks);
 double WindowSeconds(const Options& o);
 
 // Errors name the file (and line): exit code 2. `needs` decides what a live
-// gather reads beyond the basics (kNeedsRulesets: the firewall rulesets).
+// gather reads beyond the basics (kNeedsRulesets: the firewall rulesets;
+// kNeedsWindow: RunInputs::window, left for the run to watch).
 absl::StatusOr<RunInputs> LoadRunInputs(const InputSources& src, unsigned needs);
+
+// Watches in->window now, with nothing else of ours running, into in->view
+// (phase "gather.window"): for a capture, and for peer mode, whose view is
+// merged with the far end's before its checks run. No pending window: a
+// no-op.
+void WatchWindowNow(RunInputs* in, const WindowWatcher& watch = nullptr);
 
 // The Device a check acts through: the real one when the view is live (the
 // open failure when it cannot be opened: "ibv_open_device(dev=rxe0):
@@ -76,10 +97,21 @@ RunReport MakeReport(const RunInputs& in, std::vector<Result> results, absl::Tim
 // probes) is opened once (verbs::ContextCache) and closed when it ends.
 class Session {
  public:
-  // Runs `checks` and makes the report. `device_for` replaces DeviceFor
-  // (peer mode routes probes across the link).
-  RunReport Run(const RunInputs& in, const std::vector<const Check*>& checks,
-                DeviceFactory device_for = nullptr) const;
+  // Runs `checks` and makes the report, results in the order of `checks`.
+  // `device_for` replaces DeviceFor (peer mode routes probes across the
+  // link).
+  //
+  // A pending in.window is watched on a thread of its own while the checks
+  // that do not judge it run; link-health and pcie run after it. Its
+  // counters then include this run's own probes, so it stands only when
+  // none of the counters they judge moved (JudgedMoves: then no error
+  // happened, with or without our traffic). Otherwise, or when a check's
+  // deadline cut it short, a second window is watched after the checks with
+  // nothing of ours running, and that one is judged, with the first one's
+  // events (a probe raises none on the device's own context). The window's
+  // notes say which; in.view gets the window judged.
+  RunReport Run(RunInputs& in, const std::vector<const Check*>& checks, DeviceFactory device_for = nullptr,
+                WindowWatcher watch = nullptr) const;
 
  private:
   verbs::ContextCache contexts_;

@@ -1,11 +1,16 @@
 #include "checks/session.h"
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "checks/link_health.h"
 #include "checks/registry.h"
+#include "util/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/status_matchers.h"
@@ -14,7 +19,9 @@ namespace rdmacheck {
 namespace {
 
 using ::rdmacheck::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(Session, NeedsOfTheSelection) {
   EXPECT_EQ(NeedsOf({FindCheck("device-present"), FindCheck("port-active")}), 0u);
@@ -44,6 +51,155 @@ TEST(Session, NoDeviceNoWindow) {
   ASSERT_TRUE(in.ok()) << in.status();
   if (!in->view.devices.empty()) GTEST_SKIP() << "this host has RDMA devices";
   EXPECT_FALSE(in->view.window.has_value());
+  EXPECT_FALSE(in->window.has_value());
+}
+
+// ---- The window beside the checks (Session::Run). ----
+
+// A check that stands for a probe: it sends traffic, so it raises `sent`.
+class ProbeCheck : public Check {
+ public:
+  absl::string_view id() const override { return "probe"; }
+  absl::string_view summary() const override { return "sends traffic"; }
+  unsigned needs() const override { return kNeedsDevice; }
+  Result Run(const CheckContext& ctx) const override {
+    saw_window = ctx.view.window.has_value();
+    sent.store(true);
+    done_at = MonotonicSeconds();
+    return ResultBuilder(*this, "sent").Build();
+  }
+  mutable std::atomic<bool> sent{false};
+  mutable bool saw_window = false;
+  mutable double done_at = 0;
+};
+
+// A window watcher over the profile's counters: the n-th call adds
+// moves[n] to hw_counter completer_retry_err (a counter link-health judges)
+// and raises the events of events[n]. It waits for the probe up to 5 s when
+// asked, recording whether it ran beside it.
+struct FakeWatcher {
+  std::vector<uint64_t> moves;
+  std::vector<std::vector<AsyncEventSeen>> events;
+  const ProbeCheck* wait_for = nullptr;
+  double hold_s = 0.2;
+  int calls = 0;
+  std::vector<bool> beside_probe;  // per call: did the probe run during it
+  std::vector<double> started_at;
+
+  WindowWatcher Watcher() {
+    return [this](const LinkWindowOptions& o, DeviceView* v) {
+      const int n = calls++;
+      started_at.push_back(MonotonicSeconds());
+      const double until = MonotonicSeconds() + 5;
+      while (wait_for && !wait_for->sent.load() && MonotonicSeconds() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      beside_probe.push_back(wait_for && wait_for->sent.load() && wait_for->done_at >= started_at.back());
+      std::this_thread::sleep_for(std::chrono::duration<double>(hold_s));  // the window's length
+      LinkWindow w;
+      w.ms = static_cast<int64_t>(o.seconds * 1000);
+      for (DeviceInfo& d : v->devices) {
+        w.watched.push_back(d.name);
+        for (PortInfo& p : d.ports) {
+          p.counters_after = p.counters;
+          p.hw_counters_after = p.hw_counters;
+          if (n < static_cast<int>(moves.size())) p.hw_counters_after["completer_retry_err"] += moves[n];
+        }
+      }
+      if (n < static_cast<int>(events.size())) w.events = events[n];
+      v->window = w;
+    };
+  }
+};
+
+RunInputs WindowInputs() {
+  InputSources src;
+  src.profile = "fixtures/profiles/rxe_mtu9000.profile";
+  src.options.device = "rxe0";
+  absl::StatusOr<RunInputs> in = LoadRunInputs(src, kNeedsWindow);
+  EXPECT_TRUE(in.ok()) << in.status();
+  EXPECT_FALSE(in->window.has_value()) << "a profile has no live window to watch";
+  LinkWindowOptions w;
+  w.seconds = 2;
+  w.only_device = "rxe0";
+  in->window = w;  // as LoadRunInputs leaves it on a live host
+  return *std::move(in);
+}
+
+bool HasPhase(const RunReport& rep, const std::string& name) {
+  for (const Phase& p : rep.phases)
+    if (p.name == name) return true;
+  return false;
+}
+
+TEST(SessionWindow, WatchedBesideTheProbesStandsWhenNothingJudgedMoved) {
+  RunInputs in = WindowInputs();
+  ProbeCheck probe;
+  FakeWatcher fake;
+  fake.wait_for = &probe;
+  // link-health first: the report keeps this order though it runs last.
+  RunReport rep = Session().Run(in, {FindCheck("link-health"), &probe}, nullptr, fake.Watcher());
+  EXPECT_EQ(fake.calls, 1);
+  ASSERT_EQ(fake.beside_probe.size(), 1u);
+  EXPECT_TRUE(fake.beside_probe[0]) << "the window did not run while the probe did";
+  EXPECT_FALSE(probe.saw_window) << "a check beside the window sees none";
+  ASSERT_EQ(rep.results.size(), 2u);
+  EXPECT_EQ(rep.results[0].id, "link-health");
+  EXPECT_EQ(rep.results[1].id, "probe");
+  EXPECT_EQ(rep.results[0].verdict, Verdict::kPass);
+  EXPECT_THAT(rep.results[0].notes, ::testing::Contains(HasSubstr("watched while the other checks ran")));
+  EXPECT_FALSE(in.window.has_value());
+  ASSERT_TRUE(in.view.window.has_value()) << "the view keeps the window judged (prometheus reads it)";
+  EXPECT_TRUE(HasPhase(rep, "window.rest"));
+  EXPECT_FALSE(HasPhase(rep, "window.quiet"));
+}
+
+TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThem) {
+  RunInputs in = WindowInputs();
+  ProbeCheck probe;
+  FakeWatcher fake;
+  fake.wait_for = &probe;
+  fake.moves = {3, 0};  // the probes' retries, then a quiet link
+  AsyncEventSeen down;
+  down.device = "rxe0";
+  down.type = "PORT_ERR";
+  down.port = 1;
+  down.at_ms = 100;
+  fake.events = {{down}, {}};
+  RunReport rep = Session().Run(in, {&probe, FindCheck("link-health")}, nullptr, fake.Watcher());
+  ASSERT_EQ(fake.calls, 2);
+  EXPECT_GE(fake.started_at[1], probe.done_at) << "the second window must start after the probes";
+  ASSERT_EQ(rep.results.size(), 2u);
+  const Result& lh = rep.results[1];
+  EXPECT_EQ(lh.id, "link-health");
+  EXPECT_THAT(lh.notes, ::testing::Contains(AllOf(HasSubstr("rxe0 port 1 completer_retry_err +3"),
+                                                 HasSubstr("not judged"))));
+  // The retries were ours: not judged. The link going down was the device's.
+  EXPECT_EQ(lh.verdict, Verdict::kFail);
+  std::string text;
+  for (const Evidence& e : lh.evidence) text += e.subject + ": " + e.actual + "\n";
+  EXPECT_THAT(text, Not(HasSubstr("completer_retry_err (")));
+  EXPECT_THAT(text, HasSubstr("link went down: PORT_ERR at -"));
+  EXPECT_TRUE(HasPhase(rep, "window.quiet"));
+}
+
+TEST(SessionWindow, OnlyWindowChecksWatchItFirstAsAGatherWould) {
+  RunInputs in = WindowInputs();
+  FakeWatcher fake;
+  RunReport rep = Session().Run(in, {FindCheck("link-health")}, nullptr, fake.Watcher());
+  EXPECT_EQ(fake.calls, 1);
+  ASSERT_EQ(rep.results.size(), 1u);
+  EXPECT_EQ(rep.results[0].verdict, Verdict::kPass);
+  EXPECT_THAT(rep.results[0].notes, Not(::testing::Contains(HasSubstr("watched while"))));
+  EXPECT_TRUE(HasPhase(rep, "gather.window"));
+}
+
+TEST(SessionWindow, WatchWindowNowFillsTheViewOnce) {
+  RunInputs in = WindowInputs();
+  FakeWatcher fake;
+  WatchWindowNow(&in, fake.Watcher());
+  WatchWindowNow(&in, fake.Watcher());
+  EXPECT_EQ(fake.calls, 1);
+  EXPECT_TRUE(in.view.window.has_value());
+  EXPECT_FALSE(in.window.has_value());
 }
 
 TEST(Session, LoadsProfileAndPlan) {

@@ -116,6 +116,7 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
     return InputError(prog, in.status());
   }
   WarnAboutInput(prog, in->view);
+  WatchWindowNow(&*in);
   if (!in->view.live()) {
     in->view.provenance.push_back(absl::StrCat("converted by rdmacheck ", kToolVersion, " from ",
                                                in->view.source));
@@ -138,7 +139,7 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
 
 // Runs `checks` on the inputs with every device opened once for the run;
 // *code gets the exit code.
-RunReport RunAndReport(const Session& session, const RunInputs& in, const std::vector<const Check*>& checks,
+RunReport RunAndReport(const Session& session, RunInputs& in, const std::vector<const Check*>& checks,
                        int* code, DeviceFactory device_for = nullptr) {
   RunReport rep = session.Run(in, checks, std::move(device_for));
   *code = ExitCodeFor(rep.results);

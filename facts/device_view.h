@@ -238,6 +238,10 @@ struct LinkWindow {
   std::map<std::string, std::string> unwatched;  // device -> why they were not
   std::vector<AsyncEventSeen> events;
   bool cut_short = false;                 // stopped before its length (Ctrl-C)
+  // How a run watched it when that is not simply "nothing else ran": beside
+  // the other checks, or again after them (checks/session.h). Said by the
+  // checks that judge the window; a profile does not record it.
+  std::vector<std::string> notes;
 };
 
 struct DeviceView {

@@ -12,7 +12,6 @@
 
 #include "absl/status/status.h"
 #include "facts/gather_internal.h"
-#include "facts/link_window.h"
 #include "verbs/context.h"
 
 namespace rdmacheck {
@@ -114,16 +113,6 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   view.host.udp4791_socket = Udp4791Socket(roots.proc);
   ReadDeviceAccess(roots, view.devices, &view.host);
   t.reset();
-  // No device, nothing to watch: the window would only cost its length.
-  if (opts.window_s && !view.devices.empty()) {
-    LinkWindowOptions w;
-    w.seconds = *opts.window_s;
-    // A fixture tree's devices are not this host's to open.
-    w.watch_events = opts.use_verbs && opts.live_host;
-    w.only_device = opts.window_device;
-    PhaseTimer window(opts.phases, "gather.window");
-    SampleLinkWindow(roots.sys, w, &view);
-  }
   return view;
 }
 

@@ -54,12 +54,6 @@ struct GatherOptions {
   // Run `tc -j qdisc show` for the netdevs' qdiscs (with live_host only):
   // what shapes, delays or drops RoCE packets before they leave.
   bool read_qdiscs = true;
-  // Sample the counters and watch the async events over a window this long
-  // (facts/link_window.h), after everything else is read: what link-health
-  // and pcie judge. Unset, or no device: one sample, no window.
-  std::optional<double> window_s;
-  // The window for this device alone (a run's -d); unset: every device.
-  std::optional<std::string> window_device;
   // Where each part of the gather's time went ("gather.sysfs rxe0", ...);
   // null: not timed.
   PhaseLog* phases = nullptr;

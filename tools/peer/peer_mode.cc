@@ -150,9 +150,12 @@ void ExchangeVerdicts(PeerClient& peer, const Check& peer_match, RunReport* rep)
 
 }  // namespace
 
-absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs& in,
+absl::StatusOr<RunReport> RunPeerChecks(const Session& session, RunInputs& in,
                                         const std::vector<const Check*>& checks, const std::string& peer_addr,
                                         const std::string& tool_version) {
+  // This host's window, before its view is merged with the far end's (the
+  // merged view names devices that are not this host's to watch).
+  WatchWindowNow(&in);
   auto refused = [&peer_addr](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat("--peer ", peer_addr, ": ", s.message()));
   };

@@ -101,7 +101,7 @@ class PeerDevice : public Device {
 // all: no such local device, the far end unreachable or refusing ("--peer
 // HOST: ...", the code of the cause). A far end that does not answer with
 // its verdicts is a note, not an error.
-absl::StatusOr<RunReport> RunPeerChecks(const Session& session, const RunInputs& in,
+absl::StatusOr<RunReport> RunPeerChecks(const Session& session, RunInputs& in,
                                         const std::vector<const Check*>& checks, const std::string& peer,
                                         const std::string& tool_version);
 

@@ -194,8 +194,8 @@ TEST(RunPeerChecks, PeerMatchFirstOnTheMergedViewWithTheFarVerdictsAsNotes) {
   LoopbackServer srv("rxe_mtu1500.profile");
   RecordingCheck rec;
   Session session;
-  ASSERT_OK_AND_ASSIGN(RunReport rep,
-                       RunPeerChecks(session, InputsFor("rxe_mtu9000.profile"), {&rec}, srv.addr(), "0.1.0"));
+  RunInputs in = InputsFor("rxe_mtu9000.profile");
+  ASSERT_OK_AND_ASSIGN(RunReport rep, RunPeerChecks(session, in, {&rec}, srv.addr(), "0.1.0"));
   srv.thread.join();
   EXPECT_OK(srv.status);
   // This host's other device left the view; the far one joined it.
@@ -227,8 +227,8 @@ TEST(RunPeerChecks, NoRunWithoutTheLocalDeviceOrTheFarEnd) {
     ASSERT_OK_AND_ASSIGN(PeerListener l, PeerListener::Listen("127.0.0.1", 0));
     port = l.port();
   }
-  EXPECT_THAT(RunPeerChecks(session, InputsFor("rxe_mtu9000.profile"), {&rec}, absl::StrCat("127.0.0.1:", port),
-                            "0.1.0"),
+  RunInputs fresh = InputsFor("rxe_mtu9000.profile");
+  EXPECT_THAT(RunPeerChecks(session, fresh, {&rec}, absl::StrCat("127.0.0.1:", port), "0.1.0"),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr(absl::StrCat("--peer 127.0.0.1:", port, ": connect("))));
   EXPECT_TRUE(rec.devices.empty());
 }

@@ -10,3 +10,5 @@ expect_each_pass_or_skip
 expect device-present PASS 'rxe0'
 expect port-active PASS 'ACTIVE'
 expect device-limits PASS
+# The window ran beside the probes and nothing it judges moved (checks/session.h).
+expect link-health PASS 'watched while the other checks ran'
