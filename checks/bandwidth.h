@@ -22,7 +22,7 @@ class BandwidthCheck : public Check {
   absl::string_view summary() const override {
     return "RDMA WRITE bandwidth to a peer device meets the plan's minimum (hardware: 90 % of the port's rate)";
   }
-  unsigned needs() const override { return kNeedsDevice | kNeedsQdiscs; }
+  unsigned needs() const override { return kNeedsDevice | kNeedsQdiscs | kLoadsLink; }
   bool live_only() const override { return true; }
   Result Run(const CheckContext& ctx) const override;
 };

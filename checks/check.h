@@ -102,6 +102,10 @@ enum CheckNeeds : unsigned {
   kNeedsDevice = 1u << 1,    // it acts through a Device (creates, probes)
   kNeedsWindow = 1u << 2,    // counters sampled twice over Options::window_s, async events
   kNeedsQdiscs = 1u << 3,    // the netdevs' qdiscs (tc -j qdisc show)
+  // It loads the link to its limit (bandwidth), which on its own makes
+  // congestion and retry counters move: it runs after the counter window,
+  // never beside it (checks/session.h).
+  kLoadsLink = 1u << 4,
 };
 
 class Check {

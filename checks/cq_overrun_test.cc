@@ -1,6 +1,13 @@
 #include "checks/cq_overrun.h"
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
 
 #include "acts/testing/fake_device.h"
 #include "checks/check_test_util.h"
@@ -162,6 +169,32 @@ TEST(CqOverrunTest, InterruptedWarnsAndSaysReleased) {
   EXPECT_EQ(r.verdict, Verdict::kWarn);
   EXPECT_THAT(AllText(r), HasSubstr("interrupted (SIGINT): every resource was released"));
   EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("do not rely"))));
+}
+
+// Each device's probe is loopback on that device: the check runs them side
+// by side, and reports them in device order.
+TEST(CqOverrunTest, DevicesAreProbedSideBySideAndReportedInOrder) {
+  std::atomic<int> running{0}, most{0};
+  testing::FakeDevice fake;
+  fake.cq_overrun_probe.With([&](const CqOverrunRequest& req) -> absl::StatusOr<CqOverrunResult> {
+    const int now = ++running;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    // Long enough for the other device's probe to start meanwhile.
+    for (int i = 0; i < 200 && most.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    --running;
+    CqOverrunResult r = Signalled();
+    r.device = req.device;
+    return r;
+  });
+  Result r = testing::RunOnViewWithFake(CqOverrunCheck(), Live(), FixturePlan(""), fake, Options());
+  EXPECT_EQ(fake.cq_overrun_probe.calls(), 2);
+  EXPECT_EQ(most.load(), 2) << "the two devices' probes did not overlap";
+  std::vector<std::string> order;
+  for (const Evidence& e : r.evidence)
+    if (absl::EndsWith(e.subject, "CQ overrun event")) order.push_back(e.subject);
+  EXPECT_THAT(order, ::testing::ElementsAre("rxe0 CQ overrun event", "rxe1 CQ overrun event"));
 }
 
 }  // namespace

@@ -99,11 +99,13 @@ Result RunOneCheck(const Check& check, const CheckContext& ctx) {
   return RunWithDeadline(check, std::make_shared<const SharedInputs>(ctx), &stuck);
 }
 
-std::vector<Result> RunChecks(const std::vector<const Check*>& checks, const CheckContext& ctx) {
+std::vector<Result> RunChecks(const std::vector<const Check*>& checks, const CheckContext& ctx,
+                              std::string* stuck_before) {
   auto in = std::make_shared<const SharedInputs>(ctx);
   std::vector<Result> out;
   out.reserve(checks.size());
-  std::string stuck_id;  // a check still running past its deadline
+  std::string own;
+  std::string& stuck_id = stuck_before ? *stuck_before : own;  // a check still running past its deadline
   for (const Check* c : checks) {
     if (!stuck_id.empty() && (c->needs() & kNeedsDevice)) {
       Result r = ResultBuilder::CouldNotRun(

@@ -14,6 +14,7 @@
 #ifndef RDMACHECK_CHECKS_RUNNER_H_
 #define RDMACHECK_CHECKS_RUNNER_H_
 
+#include <string>
 #include <vector>
 
 #include "checks/check.h"
@@ -21,7 +22,11 @@
 namespace rdmacheck {
 
 // Runs each check in order; ctx.options.check_deadline_s bounds each one.
-std::vector<Result> RunChecks(const std::vector<const Check*>& checks, const CheckContext& ctx);
+// `stuck_before`, when given, carries "a check is still running past its deadline"
+// (its id) from one call to the next: a run made of several calls
+// (checks/session.h) starts no device check after it either.
+std::vector<Result> RunChecks(const std::vector<const Check*>& checks, const CheckContext& ctx,
+                              std::string* stuck_before = nullptr);
 
 // Runs one check under the deadline (what RunChecks does for each).
 Result RunOneCheck(const Check& check, const CheckContext& ctx);

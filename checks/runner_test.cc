@@ -13,7 +13,9 @@
 namespace rdmacheck {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class FakeCheck : public Check {
  public:
@@ -163,6 +165,26 @@ TEST(Runner, StuckCheckHoldsBackDeviceChecksOnly) {
   g_release = true;
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   StopFlag().store(false);
+}
+
+// A run made of several calls (the session's groups around the counter
+// window) holds device checks back across them too.
+TEST(Runner, AStuckCheckNamedByAnEarlierCallHoldsBackDeviceChecks) {
+  FakeCheck static_check(FakeCheck::kOk);
+  NextCheck next;
+  Env e;
+  CheckContext ctx{e.view, e.plan, e.opts, nullptr};
+  std::string stuck = "hung-qp";
+  std::vector<Result> rs = RunChecks({&next, &static_check}, ctx, &stuck);
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].verdict, Verdict::kWarn);
+  EXPECT_THAT(rs[0].notes.at(0), HasSubstr("not started: hung-qp is still running past its deadline"));
+  EXPECT_EQ(rs[1].verdict, Verdict::kPass);
+  std::string none;
+  rs = RunChecks({&next}, ctx, &none);
+  EXPECT_EQ(rs[0].id, "next");
+  EXPECT_THAT(rs[0].notes, Not(Contains(HasSubstr("not started"))));
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace

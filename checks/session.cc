@@ -123,6 +123,13 @@ WindowWatcher OrSysfs(WindowWatcher watch) {
   return [](const LinkWindowOptions& o, DeviceView* v) { SampleLinkWindow(SysfsReader("/sys"), o, v); };
 }
 
+// Which of a run's groups `c` belongs to (Session::Run).
+std::vector<const Check*>& GroupOf(const Check& c, std::vector<const Check*>& beside,
+                                   std::vector<const Check*>& loads, std::vector<const Check*>& judges) {
+  if (c.needs() & kNeedsWindow) return judges;
+  return (c.needs() & kLoadsLink) ? loads : beside;
+}
+
 // Why a window watched beside the checks does not stand; empty when it does.
 std::string WhyNotJudged(const DeviceView& beside) {
   std::vector<std::string> moved = JudgedMoves(beside);
@@ -154,9 +161,10 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   const absl::Time started = WallNow();
   const double t0 = MonotonicSeconds();
   if (!device_for) device_for = DevicesOf(in.view);
-  std::vector<const Check*> beside, after;  // beside the window, after it
-  for (const Check* c : checks) ((c->needs() & kNeedsWindow) ? after : beside).push_back(c);
-  if (!in.window || beside.empty() || after.empty()) {
+  // Beside the window; after it (those that load the link); judging it.
+  std::vector<const Check*> beside, loads, judges;
+  for (const Check* c : checks) GroupOf(*c, beside, loads, judges).push_back(c);
+  if (!in.window || beside.empty() || judges.empty()) {
     // Nothing to overlap: the window (if any) first, as a gather would.
     double w0 = MonotonicSeconds();
     WatchWindowNow(&in, watch);
@@ -169,6 +177,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   const LinkWindowOptions wo = *in.window;
   in.window.reset();
   std::vector<Result> first, second;
+  std::string stuck;  // across the groups, as within one (checks/runner.h)
   double waited = 0;
   {
     // Outermost for the window's thread: a Ctrl-C is acted on once it has
@@ -179,7 +188,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
     std::thread window([&] { watch(wo, &beside_view); });
     {
       CheckContext ctx{in.view, in.plan, in.options, device_for};
-      first = RunChecks(beside, ctx);
+      first = RunChecks(beside, ctx, &stuck);
     }
     const double w0 = MonotonicSeconds();
     window.join();
@@ -215,14 +224,19 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
                                      "traffic, and keeps the first one's device events"));
     }
   }
+  std::vector<Result> third;
   {
     CheckContext ctx{in.view, in.plan, in.options, device_for};
-    second = RunChecks(after, ctx);
+    second = RunChecks(loads, ctx, &stuck);
+    third = RunChecks(judges, ctx, &stuck);
   }
   // In the order asked for.
   std::vector<Result> results;
-  size_t i = 0, j = 0;
-  for (const Check* c : checks) results.push_back(std::move((c->needs() & kNeedsWindow) ? second[j++] : first[i++]));
+  size_t i = 0, j = 0, k = 0;
+  for (const Check* c : checks) {
+    std::vector<const Check*>* g = &GroupOf(*c, beside, loads, judges);
+    results.push_back(std::move(g == &beside ? first[i++] : g == &loads ? second[j++] : third[k++]));
+  }
   return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0 - waited);
 }
 

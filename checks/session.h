@@ -102,7 +102,8 @@ class Session {
   // link).
   //
   // A pending in.window is watched on a thread of its own while the checks
-  // that do not judge it run; link-health and pcie run after it. Its
+  // that do not judge it run; those that load the link to its limit
+  // (kLoadsLink: bandwidth) run after it, then link-health and pcie. Its
   // counters then include this run's own probes, so it stands only when
   // none of the counters they judge moved (JudgedMoves: then no error
   // happened, with or without our traffic). Otherwise, or when a check's

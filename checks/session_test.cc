@@ -181,6 +181,40 @@ TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThe
   EXPECT_TRUE(HasPhase(rep, "window.quiet"));
 }
 
+// bandwidth loads the link to its limit, which moves congestion and retry
+// counters by itself: it runs after the window, not beside it.
+class LoadCheck : public Check {
+ public:
+  absl::string_view id() const override { return "load"; }
+  absl::string_view summary() const override { return "loads the link"; }
+  unsigned needs() const override { return kNeedsDevice | kLoadsLink; }
+  Result Run(const CheckContext& ctx) const override {
+    started_at = MonotonicSeconds();
+    saw_window = ctx.view.window.has_value();
+    return ResultBuilder(*this, "loaded").Build();
+  }
+  mutable double started_at = 0;
+  mutable bool saw_window = false;
+};
+
+TEST(SessionWindow, ACheckThatLoadsTheLinkRunsAfterTheWindow) {
+  RunInputs in = WindowInputs();
+  ProbeCheck probe;
+  LoadCheck load;
+  FakeWatcher fake;
+  fake.wait_for = &probe;
+  RunReport rep = Session().Run(in, {&load, &probe, FindCheck("link-health")}, nullptr, fake.Watcher());
+  EXPECT_EQ(fake.calls, 1) << "nothing moved: one window";
+  ASSERT_EQ(fake.beside_probe.size(), 1u);
+  EXPECT_TRUE(fake.beside_probe[0]);
+  EXPECT_GE(load.started_at, fake.started_at[0] + fake.hold_s) << "the load ran while the window was open";
+  EXPECT_TRUE(load.saw_window);
+  ASSERT_EQ(rep.results.size(), 3u);
+  EXPECT_EQ(rep.results[0].id, "load");
+  EXPECT_EQ(rep.results[1].id, "probe");
+  EXPECT_EQ(rep.results[2].id, "link-health");
+}
+
 TEST(SessionWindow, OnlyWindowChecksWatchItFirstAsAGatherWould) {
   RunInputs in = WindowInputs();
   FakeWatcher fake;

@@ -19,6 +19,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -52,12 +53,17 @@ class FakeAnswers {
   }
 
   // Records `req` and gives the answer set for it; nullopt when none is.
+  // Thread-safe, and With()'s function runs outside the lock: a check may
+  // probe several devices side by side.
   std::optional<Result> Answer(const Request& req) {
-    requests_.push_back(req);
-    if (!queued_.empty()) {
-      Result r = std::move(queued_.front());
-      queued_.pop_front();
-      return r;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      requests_.push_back(req);
+      if (!queued_.empty()) {
+        Result r = std::move(queued_.front());
+        queued_.pop_front();
+        return r;
+      }
     }
     if (with_) return with_(req);
     return std::nullopt;
@@ -67,6 +73,7 @@ class FakeAnswers {
   std::deque<Result> queued_;
   std::function<Result(const Request&)> with_;
   std::vector<Request> requests_;
+  std::mutex mu_;
 };
 
 // A RunBench call: the ends and the settings.

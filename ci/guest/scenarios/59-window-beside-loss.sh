@@ -10,6 +10,8 @@ source "$SHARE/scenarios/probe-lib.bash"
 QDISC_DEV=vb QDISC=(netem loss 20%) SHOW=link-health
 fault() { qdisc_fault; }
 undo() { qdisc_undo; }
-args=(-d rxe0 --checks hung-qp,sge-page-crossing,link-health --window 1)
+# A window long enough to cover the probes (a 1 s one closed before their
+# retries came).
+args=(-d rxe0 --checks hung-qp,sge-page-crossing,link-health --window 4)
 expect link-health PASS 'a first window, watched while the other checks ran, saw rxe0 port 1'
 expect link-health PASS 'not judged; this one was watched after them'
