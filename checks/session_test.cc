@@ -64,12 +64,20 @@ class ProbeCheck : public Check {
   unsigned needs() const override { return kNeedsDevice; }
   Result Run(const CheckContext& ctx) const override {
     saw_window = ctx.view.window.has_value();
+    // Waits (5 s at most) for the window to open, so that "beside" does not
+    // hang on when its thread got the CPU.
+    const double until = MonotonicSeconds() + 5;
+    while (window_open && !window_open->load() && MonotonicSeconds() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ran_in_window = window_open && window_open->load();
     sent.store(true);
     done_at = MonotonicSeconds();
     return ResultBuilder(*this, "sent").Build();
   }
+  const std::atomic<bool>* window_open = nullptr;
   mutable std::atomic<bool> sent{false};
   mutable bool saw_window = false;
+  mutable bool ran_in_window = false;
   mutable double done_at = 0;
 };
 
@@ -80,8 +88,9 @@ class ProbeCheck : public Check {
 struct FakeWatcher {
   std::vector<uint64_t> moves;
   std::vector<std::vector<AsyncEventSeen>> events;
-  const ProbeCheck* wait_for = nullptr;
+  ProbeCheck* wait_for = nullptr;
   double hold_s = 0.2;
+  std::atomic<bool> open{false};  // a window is being watched
   int calls = 0;
   std::vector<bool> beside_probe;  // per call: did the probe run during it
   std::vector<double> started_at;
@@ -90,10 +99,13 @@ struct FakeWatcher {
     return [this](const LinkWindowOptions& o, DeviceView* v) {
       const int n = calls++;
       started_at.push_back(MonotonicSeconds());
+      open.store(true);
       const double until = MonotonicSeconds() + 5;
-      while (wait_for && !wait_for->sent.load() && MonotonicSeconds() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      beside_probe.push_back(wait_for && wait_for->sent.load() && wait_for->done_at >= started_at.back());
+      while (wait_for && !wait_for->sent.load() && MonotonicSeconds() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      beside_probe.push_back(wait_for && wait_for->sent.load() && wait_for->ran_in_window);
       std::this_thread::sleep_for(std::chrono::duration<double>(hold_s));  // the window's length
+      open.store(false);
       LinkWindow w;
       w.ms = static_cast<int64_t>(o.seconds * 1000);
       for (DeviceInfo& d : v->devices) {
@@ -135,6 +147,7 @@ TEST(SessionWindow, WatchedBesideTheProbesStandsWhenNothingJudgedMoved) {
   ProbeCheck probe;
   FakeWatcher fake;
   fake.wait_for = &probe;
+  probe.window_open = &fake.open;
   // link-health first: the report keeps this order though it runs last.
   RunReport rep = Session().Run(in, {FindCheck("link-health"), &probe}, nullptr, fake.Watcher());
   EXPECT_EQ(fake.calls, 1);
@@ -157,6 +170,7 @@ TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThe
   ProbeCheck probe;
   FakeWatcher fake;
   fake.wait_for = &probe;
+  probe.window_open = &fake.open;
   fake.moves = {3, 0};  // the probes' retries, then a quiet link
   AsyncEventSeen down;
   down.device = "rxe0";
@@ -203,6 +217,7 @@ TEST(SessionWindow, ACheckThatLoadsTheLinkRunsAfterTheWindow) {
   LoadCheck load;
   FakeWatcher fake;
   fake.wait_for = &probe;
+  probe.window_open = &fake.open;
   RunReport rep = Session().Run(in, {&load, &probe, FindCheck("link-health")}, nullptr, fake.Watcher());
   EXPECT_EQ(fake.calls, 1) << "nothing moved: one window";
   ASSERT_EQ(fake.beside_probe.size(), 1u);
