@@ -88,6 +88,10 @@ class ProbeCheck : public Check {
 struct FakeWatcher {
   std::vector<uint64_t> moves;
   std::vector<std::vector<AsyncEventSeen>> events;
+  // Paired with `probe`: each waits for the other (5 s at most).
+  explicit FakeWatcher(ProbeCheck* probe = nullptr) : wait_for(probe) {
+    if (probe) probe->window_open = &open;
+  }
   ProbeCheck* wait_for = nullptr;
   double hold_s = 0.2;
   std::atomic<bool> open{false};  // a window is being watched
@@ -145,9 +149,7 @@ bool HasPhase(const RunReport& rep, const std::string& name) {
 TEST(SessionWindow, WatchedBesideTheProbesStandsWhenNothingJudgedMoved) {
   RunInputs in = WindowInputs();
   ProbeCheck probe;
-  FakeWatcher fake;
-  fake.wait_for = &probe;
-  probe.window_open = &fake.open;
+  FakeWatcher fake(&probe);
   // link-health first: the report keeps this order though it runs last.
   RunReport rep = Session().Run(in, {FindCheck("link-health"), &probe}, nullptr, fake.Watcher());
   EXPECT_EQ(fake.calls, 1);
@@ -168,9 +170,7 @@ TEST(SessionWindow, WatchedBesideTheProbesStandsWhenNothingJudgedMoved) {
 TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThem) {
   RunInputs in = WindowInputs();
   ProbeCheck probe;
-  FakeWatcher fake;
-  fake.wait_for = &probe;
-  probe.window_open = &fake.open;
+  FakeWatcher fake(&probe);
   fake.moves = {3, 0};  // the probes' retries, then a quiet link
   AsyncEventSeen down;
   down.device = "rxe0";
@@ -215,9 +215,7 @@ TEST(SessionWindow, ACheckThatLoadsTheLinkRunsAfterTheWindow) {
   RunInputs in = WindowInputs();
   ProbeCheck probe;
   LoadCheck load;
-  FakeWatcher fake;
-  fake.wait_for = &probe;
-  probe.window_open = &fake.open;
+  FakeWatcher fake(&probe);
   RunReport rep = Session().Run(in, {&load, &probe, FindCheck("link-health")}, nullptr, fake.Watcher());
   EXPECT_EQ(fake.calls, 1) << "nothing moved: one window";
   ASSERT_EQ(fake.beside_probe.size(), 1u);
