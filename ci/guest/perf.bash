@@ -274,12 +274,15 @@ perf_peer() {
   # ib_write_lat -n 1000 gives one of two figures in a boot, 37-40 us or
   # 85-89 us, and one pair whose ib_write_lat hit the first read as 2.32x
   # (2026-12-03; the perf-lat step's 36 runs in one boot: rdmacheck's ping
-  # local 74-94 us, across serve 63-99 us, ib_write_lat 85-111 us). Its
-  # guard is 2x too; the bounds (+-0.05, +-0.10) stay.
+  # local 74-94 us, across serve 63-99 us, ib_write_lat 85-111 us). The
+  # two figures stand 2.0-2.4x apart, so pairs whose two runs fell on
+  # different ones decide the median by themselves: one CI rehearsal
+  # (2026-12-04) read pairs of 43.6/18.2, 40.7/20.3 and 20.1/18.0 us, a median
+  # ratio of 2.006. Its guard is 2.5x; the bounds (+-0.05, +-0.10) stay.
   PERF_OURS=("${peer[@]}")
   local label="peer (--peer, the far end is serve) "
   PERF_SIZE=65536 PERF_RUNS=1 perf_compare "${label}write bw -s 65536 -D $PERF_D" 0.05 1.0 MB/s perf_ours_bw perf_theirs_bw
-  PERF_RUNS=3 perf_compare "${label}write lat median -n 1000" 0.10 1.0 us perf_ours_lat perf_theirs_lat
+  PERF_RUNS=3 perf_compare "${label}write lat median -n 1000" 0.10 1.5 us perf_ours_lat perf_theirs_lat
   local op rc out
   for op in send read; do
     rc=0
