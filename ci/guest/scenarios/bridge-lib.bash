@@ -6,7 +6,9 @@
 #   fault() { bridge_up; }   undo() { bridge_down; }
 
 # bridge_up: br0 (MTU 9000) with va as its port and 198.18.0.1/24; true once
-# rxe0 lists the address as a GID naming br0 (within 5 s).
+# br0 is operationally up and rxe0 lists the address as a GID naming br0
+# (within 5 s). The GID comes first: one CI rehearsal (2026-12-04) gathered
+# br0 still "down" after it.
 bridge_up() {
   local i
   modprobe bridge || return 1
@@ -15,10 +17,11 @@ bridge_up() {
   sysctl -qw net.ipv4.conf.br0.accept_local=1 net.ipv4.conf.br0.rp_filter=0
   ip addr add 198.18.0.1/24 dev br0 && ip link set br0 up || return 1
   for ((i = 0; i < 50; i++)); do
-    grep -qs '^br0$' /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/1 && return 0
+    grep -qs '^br0$' /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/1 &&
+      grep -qsx up /sys/class/net/br0/operstate && return 0
     sleep 0.1
   done
-  echo "bridge_up: rxe0 GID 1 does not name br0 after 5 s"
+  echo "bridge_up: after 5 s, br0 is $(cat /sys/class/net/br0/operstate 2>/dev/null) and rxe0 GID 1 names $(cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/1 2>/dev/null)"
   return 1
 }
 
