@@ -90,8 +90,10 @@ Result CqOverrunCheck::Run(const CheckContext& ctx) const {
     auto run = [](Job& j) {
       try {
         j.got = j.d->RunCqOverrunProbe(j.req);
-      } catch (const std::exception& e) {
+      } catch (const std::exception& e) {  // as the runner does on the check's own thread
         j.got = absl::InternalError(absl::StrCat("internal error: ", e.what()));
+      } catch (...) {
+        j.got = absl::InternalError("internal error: unknown exception");
       }
     };
     for (size_t i = 1; i < jobs.size(); ++i) others.emplace_back(run, std::ref(jobs[i]));

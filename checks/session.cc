@@ -123,11 +123,22 @@ WindowWatcher OrSysfs(WindowWatcher watch) {
   return [](const LinkWindowOptions& o, DeviceView* v) { SampleLinkWindow(SysfsReader("/sys"), o, v); };
 }
 
-// Which of a run's groups `c` belongs to (Session::Run).
-std::vector<const Check*>& GroupOf(const Check& c, std::vector<const Check*>& beside,
-                                   std::vector<const Check*>& loads, std::vector<const Check*>& judges) {
-  if (c.needs() & kNeedsWindow) return judges;
-  return (c.needs() & kLoadsLink) ? loads : beside;
+// A run's groups around a window watched beside the checks, in the order
+// they run (Session::Run).
+enum Group { kBeside, kLoads, kJudges, kGroups };
+Group GroupOf(const Check& c) {
+  if (c.needs() & kNeedsWindow) return kJudges;
+  return (c.needs() & kLoadsLink) ? kLoads : kBeside;
+}
+
+// Runs fn; its time goes to `log` as `phase` and is returned.
+template <typename Fn>
+double Timed(PhaseLog& log, const char* phase, Fn&& fn) {
+  const double t0 = MonotonicSeconds();
+  fn();
+  const double s = MonotonicSeconds() - t0;
+  log.Add(phase, s);
+  return s;
 }
 
 // Why a window watched beside the checks does not stand; empty when it does.
@@ -161,12 +172,11 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   const absl::Time started = WallNow();
   const double t0 = MonotonicSeconds();
   if (!device_for) device_for = DevicesOf(in.view);
-  // Beside the window; after it (those that load the link); judging it.
-  std::vector<const Check*> beside, loads, judges;
-  for (const Check* c : checks) GroupOf(*c, beside, loads, judges).push_back(c);
-  if (!in.window || beside.empty() || judges.empty()) {
+  std::vector<const Check*> group[kGroups];
+  for (const Check* c : checks) group[GroupOf(*c)].push_back(c);
+  if (!in.window || group[kBeside].empty() || group[kJudges].empty()) {
     // Nothing to overlap: the window (if any) first, as a gather would.
-    double w0 = MonotonicSeconds();
+    const double w0 = MonotonicSeconds();
     WatchWindowNow(&in, watch);
     const double waited = MonotonicSeconds() - w0;
     CheckContext ctx{in.view, in.plan, in.options, device_for};
@@ -176,7 +186,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   watch = OrSysfs(std::move(watch));
   const LinkWindowOptions wo = *in.window;
   in.window.reset();
-  std::vector<Result> first, second;
+  std::vector<Result> done[kGroups];
   std::string stuck;  // across the groups, as within one (checks/runner.h)
   double waited = 0;
   {
@@ -188,12 +198,9 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
     std::thread window([&] { watch(wo, &beside_view); });
     {
       CheckContext ctx{in.view, in.plan, in.options, device_for};
-      first = RunChecks(beside, ctx, &stuck);
+      done[kBeside] = RunChecks(group[kBeside], ctx, &stuck);
     }
-    const double w0 = MonotonicSeconds();
-    window.join();
-    in.phases.Add("window.rest", MonotonicSeconds() - w0);
-    waited += MonotonicSeconds() - w0;
+    waited += Timed(in.phases, "window.rest", [&] { window.join(); });
     const std::string why = WhyNotJudged(beside_view);
     if (why.empty()) {
       in.view = std::move(beside_view);
@@ -202,11 +209,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
           "here moved, so no error happened in it with or without that traffic");
     } else {
       const double q0 = MonotonicSeconds();
-      {
-        PhaseTimer t(&in.phases, "window.quiet");
-        watch(wo, &in.view);
-      }
-      waited += MonotonicSeconds() - q0;
+      waited += Timed(in.phases, "window.quiet", [&] { watch(wo, &in.view); });
       LinkWindow& w = *in.view.window;
       // The first window's events are the devices' own; timed from this
       // window's start, so before it they are negative.
@@ -224,18 +227,16 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
                                      "traffic, and keeps the first one's device events"));
     }
   }
-  std::vector<Result> third;
   {
     CheckContext ctx{in.view, in.plan, in.options, device_for};
-    second = RunChecks(loads, ctx, &stuck);
-    third = RunChecks(judges, ctx, &stuck);
+    for (Group g : {kLoads, kJudges}) done[g] = RunChecks(group[g], ctx, &stuck);
   }
   // In the order asked for.
   std::vector<Result> results;
-  size_t i = 0, j = 0, k = 0;
+  size_t next[kGroups] = {};
   for (const Check* c : checks) {
-    std::vector<const Check*>* g = &GroupOf(*c, beside, loads, judges);
-    results.push_back(std::move(g == &beside ? first[i++] : g == &loads ? second[j++] : third[k++]));
+    const Group g = GroupOf(*c);
+    results.push_back(std::move(done[g][next[g]++]));
   }
   return MakeReport(in, std::move(results), started, MonotonicSeconds() - t0 - waited);
 }
