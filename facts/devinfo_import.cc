@@ -152,7 +152,9 @@ class Importer {
     uint64_t not_opened = 0, no_provider = 0;
     bool no_devices = false;
     bool listing = false;          // inside `ibv_devinfo -l` names
-    int skipped_first = 0, skipped = 0;  // lines before the first block
+    int skipped_first = 0, skipped = 0;  // lines outside any block
+    bool skipped_after_block = false;
+    int blocks = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
       line_ = static_cast<int>(i) + 1;
       absl::string_view l = lines[i];
@@ -173,6 +175,10 @@ class Importer {
         continue;
       }
       if (HcasFound(l)) {  // `ibv_devinfo -l`: "2 HCAs found:" and the names
+        // Pasted after a block (`ibv_devinfo; ibv_devinfo -l`): that block
+        // ends here, and what follows the names is not its lines.
+        EndDevice();
+        in_block_ = false;
         listing = true;
         if (absl::StartsWith(l, "0 ")) no_devices = true;
         continue;
@@ -203,7 +209,10 @@ class Importer {
           // Another tool's output pasted before it: kept out, and said once
           // (below). The command line itself ("$ ibv_devinfo -v") is not.
           if (!absl::StrContains(l, "ibv_devinfo")) {
-            if (skipped == 0) skipped_first = line_;
+            if (skipped == 0) {
+              skipped_first = line_;
+              skipped_after_block = blocks > 0;
+            }
             ++skipped;
           }
           continue;
@@ -214,10 +223,12 @@ class Importer {
           d.name = "unknown";
           view_.devices.push_back(std::move(d));
           dev_line_ = line_;
+          device_open_ = true;
           Cut("the input starts inside a device block, before its hca_id line: its facts are "
               "kept as device `unknown`");
         }
         in_block_ = true;
+        ++blocks;
       }
       size_t colon = l.find(':');
       // Flag lists ("RESIZE_MAX_WR", "SUPPORT_SEND") and "... not supported"
@@ -246,10 +257,11 @@ class Importer {
       warnings_.insert(warnings_.begin(),
                        absl::StrCat(file_, ":", skipped_first, ": ", skipped, " line",
                                     skipped == 1 ? "" : "s",
-                                    " before the first hca_id block are not ibv_devinfo output "
-                                    "and were left out"));
+                                    skipped_after_block ? " outside the hca_id blocks"
+                                                        : " before the first hca_id block",
+                                    " are not ibv_devinfo output and were left out"));
     }
-    if (in_block_) EndDevice();
+    EndDevice();
     view_.warnings = std::move(warnings_);
     if (view_.devices.empty() && !(not_opened > 0 || no_provider > 0 || no_devices)) {
       return Err("hca_id", skipped > 0 ? "no `hca_id:` block (not ibv_devinfo output?)"
@@ -293,7 +305,7 @@ class Importer {
 
   absl::Status Line(absl::string_view key, absl::string_view value) {
     if (key == "hca_id") {
-      if (in_block_ && !view_.devices.empty()) EndDevice();
+      EndDevice();
       RDMACHECK_RETURN_IF_ERROR(Need(key, value));
       if (listed_only_.erase(std::string(value)) > 0) {
         // Named by `-l` before: this block fills it in.
@@ -308,6 +320,7 @@ class Importer {
       d.driver = DriverFromName(value);
       view_.devices.push_back(std::move(d));
       dev_line_ = line_;
+      device_open_ = true;
       in_port_ = false;
       in_tm_ = false;
       return absl::OkStatus();
@@ -507,10 +520,13 @@ class Importer {
       return Cut(absl::StrCat(what, " ends before its active_speed line"));
   }
 
+  // Closes the block of the device last opened, once. A lone "hca_id:" cut
+  // after its colon opened none.
   void EndDevice() {
+    if (!device_open_) return;
+    device_open_ = false;
     if (in_port_) EndPort();
     const DeviceInfo& d = Dev();
-    if (listed_only_.count(d.name)) return;  // `-l` prints names alone
     std::string what = absl::StrCat("device ", d.name, " (line ", dev_line_, ")");
     if (!d.transport) return Cut(absl::StrCat(what, " has no transport line"));
     if (d.attrs.count("max_mr_size") && !d.attrs.count("local_ca_ack_delay"))
@@ -526,6 +542,7 @@ class Importer {
   std::vector<std::string> warnings_;
   std::set<std::string> listed_only_;  // devices named by `-l` only
   bool in_block_ = false;              // an hca_id block has started
+  bool device_open_ = false;           // its device is Dev(), not yet ended
   std::string file_;
   int line_ = 0;
   int dev_line_ = 0;

@@ -325,6 +325,38 @@ TEST(DevinfoImportTest, IndentationLostStillImports) {
   EXPECT_TRUE(v.warnings.empty());
 }
 
+TEST(DevinfoImportTest, ListingPastedAfterABlockEndsIt) {
+  // `ibv_devinfo; ibv_devinfo -l` in one paste: the listing closes rxe0's
+  // block, names one more device, and the lines after the names are nobody's
+  // (they once went to the listed device's missing port).
+  ASSERT_OK_AND_ASSIGN(
+      DeviceView v,
+      ParseIbvDevinfo(DEV "\t\tport:\t1\n2 HCAs found:\n\trxe0\n\trxe1\n"
+                          "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n\t\t\tlink_layer:\t\tEthernet\n",
+                      "two.txt"));
+  ASSERT_EQ(v.devices.size(), 2u);
+  EXPECT_EQ(v.devices[0].name, "rxe0");
+  ASSERT_EQ(v.devices[0].ports.size(), 1u);
+  EXPECT_FALSE(v.devices[0].Port(1)->state.has_value());
+  EXPECT_EQ(v.devices[1].name, "rxe1");
+  EXPECT_TRUE(v.devices[1].ports.empty());
+  EXPECT_THAT(v.warnings, ::testing::ElementsAre(
+                              HasSubstr("two.txt:7: 2 lines outside the hca_id blocks are not "
+                                        "ibv_devinfo output"),
+                              HasSubstr("two.txt:4: port 1 of rxe0 (line 3) has no state line")));
+}
+
+TEST(DevinfoImportTest, LoneHcaIdCutAfterItsColon) {
+  // The paste's only line, cut after "hca_id:": no device, said so.
+  EXPECT_THAT(ParseIbvDevinfo("hca_id:", "cut.txt"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no `hca_id:` block")));
+  // After a whole block, the cut line ends the block it follows, once.
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ParseIbvDevinfo(DEV PORT "hca_id:", "cut.txt"));
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_THAT(v.warnings, ::testing::ElementsAre(HasSubstr(
+                              "cut.txt:6: the input ends inside this line (`hca_id:`)")));
+}
+
 #undef DEV
 #undef PORT
 #undef TAIL
