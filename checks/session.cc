@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "acts/driver_model.h"
@@ -149,7 +150,8 @@ std::string WhyNotJudged(const DeviceView& beside) {
     const size_t n = moved.size();
     if (n > kShown) moved.resize(kShown);
     return absl::StrCat("saw ", absl::StrJoin(moved, ", "), n > kShown ? absl::StrCat(" and ", n - kShown, " more") : "",
-                        " while rdmacheck's own probes ran");
+                        " while rdmacheck's own probes ran (in its first ",
+                        absl::StrFormat("%.1f s", beside.window->ms / 1000.0), ")");
   }
   // The runner raises the stop flag at a check's deadline; a Ctrl-C keeps
   // it raised and the run ends anyway.
@@ -186,6 +188,11 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   watch = OrSysfs(std::move(watch));
   const LinkWindowOptions wo = *in.window;
   in.window.reset();
+  // Beside the probes, the window ends as soon as a counter it would judge
+  // moves: it will not stand, and the quiet one can start once the checks
+  // beside it are done instead of once it has run its length.
+  LinkWindowOptions beside_wo = wo;
+  beside_wo.give_up_when = [](const DeviceView& v) { return !JudgedMoves(v).empty(); };
   std::vector<Result> done[kGroups];
   std::string stuck;  // across the groups, as within one (checks/runner.h)
   double waited = 0;
@@ -195,7 +202,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
     SigintGuard sigint;
     DeviceView beside_view = in.view;  // the checks only read in.view
     const double first_t0 = MonotonicSeconds();
-    std::thread window([&] { watch(wo, &beside_view); });
+    std::thread window([&] { watch(beside_wo, &beside_view); });
     {
       CheckContext ctx{in.view, in.plan, in.options, device_for};
       done[kBeside] = RunChecks(group[kBeside], ctx, &stuck);

@@ -98,6 +98,8 @@ struct FakeWatcher {
   int calls = 0;
   std::vector<bool> beside_probe;  // per call: did the probe run during it
   std::vector<double> started_at;
+  // Per call: what its give_up_when said of the end sample (none: not asked).
+  std::vector<std::optional<bool>> gave_up;
 
   WindowWatcher Watcher() {
     return [this](const LinkWindowOptions& o, DeviceView* v) {
@@ -122,6 +124,7 @@ struct FakeWatcher {
       }
       if (n < static_cast<int>(events.size())) w.events = events[n];
       v->window = w;
+      gave_up.push_back(o.give_up_when ? std::optional<bool>(o.give_up_when(*v)) : std::nullopt);
     };
   }
 };
@@ -165,6 +168,8 @@ TEST(SessionWindow, WatchedBesideTheProbesStandsWhenNothingJudgedMoved) {
   ASSERT_TRUE(in.view.window.has_value()) << "the view keeps the window judged (prometheus reads it)";
   EXPECT_TRUE(HasPhase(rep, "window.rest"));
   EXPECT_FALSE(HasPhase(rep, "window.quiet"));
+  EXPECT_THAT(fake.gave_up, ::testing::ElementsAre(std::optional<bool>(false)))
+      << "beside the probes the window may end early, and nothing moved";
 }
 
 TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThem) {
@@ -185,7 +190,10 @@ TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThe
   const Result& lh = rep.results[1];
   EXPECT_EQ(lh.id, "link-health");
   EXPECT_THAT(lh.notes, ::testing::Contains(AllOf(HasSubstr("rxe0 port 1 completer_retry_err +3"),
-                                                 HasSubstr("not judged"))));
+                                                 HasSubstr("(in its first 2.0 s)"), HasSubstr("not judged"))));
+  // The first window gives up once a judged counter moved; the quiet one
+  // runs its whole length.
+  EXPECT_THAT(fake.gave_up, ::testing::ElementsAre(std::optional<bool>(true), std::nullopt));
   // The retries were ours: not judged. The link going down was the device's.
   EXPECT_EQ(lh.verdict, Verdict::kFail);
   std::string text;

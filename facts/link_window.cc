@@ -126,13 +126,22 @@ void SampleLinkWindow(const SysfsReader& sys, const LinkWindowOptions& o, Device
   const double end = t0 + std::max(0.0, o.seconds);
   std::vector<pollfd> fds;
   for (const Watched& w : watched) fds.push_back({w.ctx.get()->async_fd, POLLIN, 0});
+  double next_check = t0 + o.check_every_s;
   while (true) {
     if (StopFlag().load()) {
       win.cut_short = true;
       break;
     }
-    double left = end - MonotonicSeconds();
+    const double now = MonotonicSeconds();
+    double left = end - now;
     if (left <= 0) break;
+    if (o.give_up_when && now >= next_check) {
+      next_check = now + o.check_every_s;
+      Sample(sys, o, view, /*after=*/true);
+      win.ms = static_cast<int64_t>(std::llround((now - t0) * 1000));
+      view->window = win;
+      if (o.give_up_when(*view)) break;
+    }
     int ms = std::min(kSliceMs, static_cast<int>(std::ceil(left * 1000)));
     int n = fds.empty() ? poll(nullptr, 0, ms) : poll(fds.data(), fds.size(), ms);
     if (n < 0 && errno != EINTR) break;

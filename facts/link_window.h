@@ -13,9 +13,13 @@
 //
 // The window ends early when StopFlag() is raised (Ctrl-C, the runner's
 // deadline): what was seen so far is kept and LinkWindow::cut_short says so.
+// It also ends early, without cut_short, when LinkWindowOptions::give_up_when
+// says the window is of no more use (a run's window beside its own probes,
+// once a counter it would judge has moved: checks/session.h).
 #ifndef RDMACHECK_FACTS_LINK_WINDOW_H_
 #define RDMACHECK_FACTS_LINK_WINDOW_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -32,6 +36,10 @@ struct LinkWindowOptions {
   // Only this device (a run's -d): the others are neither opened nor read
   // again, which under emulation is most of the window's own cost.
   std::optional<std::string> only_device;
+  // Asked every check_every_s with the end samples read then (and
+  // view->window holding what was seen so far); true ends the window there.
+  std::function<bool(const DeviceView&)> give_up_when;
+  double check_every_s = 0.25;
 };
 
 // Fills view->window and, for every device and port of `view`, the start

@@ -67,6 +67,36 @@ TEST(SampleLinkWindow, CounterMovedDuringTheWindowShowsInTheEndSample) {
   EXPECT_THAT(v.window->unwatched, Contains(Pair("mlx5_0", ::testing::HasSubstr("not watched"))));
 }
 
+TEST(SampleLinkWindow, GiveUpWhenEndsItAtTheFirstLookThatSaysSo) {
+  const std::string root = CopyTree();
+  DeviceView v = ViewOf("mlx5_0");
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    std::ofstream(root + "/class/infiniband/mlx5_0/ports/1/counters/symbol_error") << "52\n";
+  });
+  LinkWindowOptions o = Quiet(30);
+  o.check_every_s = 0.05;
+  int looks = 0;
+  bool saw_window = true;
+  o.give_up_when = [&](const DeviceView& seen) {
+    ++looks;
+    saw_window = saw_window && seen.window.has_value();
+    const PortInfo& p = seen.devices[0].ports[0];
+    return p.counters_after.at("symbol_error") != p.counters.at("symbol_error");
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  SampleLinkWindow(SysfsReader(root), o, &v);
+  writer.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << "not its 30 s";
+  EXPECT_GE(looks, 2) << "looked before the move, and after it";
+  EXPECT_TRUE(saw_window) << "each look sees the window so far";
+  ASSERT_TRUE(v.window.has_value());
+  EXPECT_FALSE(v.window->cut_short) << "given up is not interrupted";
+  EXPECT_GE(v.window->ms, 150);
+  EXPECT_LT(v.window->ms, 5000);
+  EXPECT_EQ(v.devices[0].ports[0].counters_after.at("symbol_error"), 52u);
+}
+
 TEST(SampleLinkWindow, UnreadableCounterIsNamed) {
   DeviceView v = ViewOf("mlx5_1");
   SampleLinkWindow(SysfsReader("fixtures/sysfs_hw"), Quiet(0), &v);

@@ -14,4 +14,6 @@ undo() { qdisc_undo; }
 # retries came).
 args=(-d rxe0 --checks hung-qp,sge-page-crossing,link-health --window 4)
 expect link-health PASS 'a first window, watched while the other checks ran, saw rxe0 port 1'
+# It ended at the look that saw the move (facts/link_window.h give_up_when).
+expect link-health PASS "while rdmacheck's own probes ran (in its first"
 expect link-health PASS 'not judged; this one was watched after them'
