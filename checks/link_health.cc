@@ -228,7 +228,7 @@ const CounterKind* FindCounterKind(absl::string_view name) {
   return nullptr;
 }
 
-std::vector<std::string> JudgedMoves(const DeviceView& view) {
+std::vector<std::string> JudgedMoves(const DeviceView& view, std::optional<int> port) {
   std::vector<std::string> out;
   if (!view.window) return out;
   auto moves = [&out](const std::string& subj, const Counters& before, const Counters& after, bool all) {
@@ -240,6 +240,7 @@ std::vector<std::string> JudgedMoves(const DeviceView& view) {
   };
   for (const DeviceInfo& d : view.devices) {
     for (const PortInfo& p : d.ports) {
+      if (port && p.port_num != *port) continue;
       const std::string subj = absl::StrCat(d.name, " port ", p.port_num);
       moves(subj, p.counters, p.counters_after, false);
       moves(subj, p.hw_counters, p.hw_counters_after, false);

@@ -7,6 +7,7 @@
 #ifndef RDMACHECK_CHECKS_LINK_HEALTH_H_
 #define RDMACHECK_CHECKS_LINK_HEALTH_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,10 @@ const CounterKind* FindCounterKind(absl::string_view name);
 // What moved over view.window that link-health or pcie would judge: a port
 // counter FindCounterKind knows ("rxe0 port 1 completer_retry_err +3") or an
 // AER total ("mlx5_0 aer_dev_correctable +1"), went back included. Empty
-// when nothing did, or there is no window. The session uses it to tell
-// whether a window that overlapped its own probes can stand (checks/session.h).
-std::vector<std::string> JudgedMoves(const DeviceView& view);
+// when nothing did, or there is no window. Only port `port` when set (-i:
+// the one link-health judges). The session uses it to tell whether a window
+// that overlapped its own probes can stand (checks/session.h).
+std::vector<std::string> JudgedMoves(const DeviceView& view, std::optional<int> port = std::nullopt);
 
 }  // namespace rdmacheck
 

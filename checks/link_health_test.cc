@@ -180,6 +180,9 @@ TEST(LinkHealth, JudgedMovesAreTheJudgedCountersAndAer) {
   v.devices[1].aer = {{"correctable", 12}};
   v.devices[1].aer_after = {{"correctable", 11}};
   EXPECT_THAT(JudgedMoves(v), ::testing::ElementsAre("rxe0 port 1 duplicate_request +2", "rxe1 correctable went back"));
+  // -i 2: port 1's counters are not link-health's to judge; AER still is.
+  EXPECT_THAT(JudgedMoves(v, 2), ::testing::ElementsAre("rxe1 correctable went back"));
+  EXPECT_THAT(JudgedMoves(v, 1), ::testing::ElementsAre("rxe0 port 1 duplicate_request +2", "rxe1 correctable went back"));
   v.window.reset();
   EXPECT_THAT(JudgedMoves(v), ::testing::IsEmpty()) << "no window, nothing moved over it";
 }

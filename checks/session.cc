@@ -143,8 +143,8 @@ double Timed(PhaseLog& log, const char* phase, Fn&& fn) {
 }
 
 // Why a window watched beside the checks does not stand; empty when it does.
-std::string WhyNotJudged(const DeviceView& beside) {
-  std::vector<std::string> moved = JudgedMoves(beside);
+std::string WhyNotJudged(const DeviceView& beside, std::optional<int> port) {
+  std::vector<std::string> moved = JudgedMoves(beside, port);
   if (!moved.empty()) {
     constexpr size_t kShown = 4;
     const size_t n = moved.size();
@@ -192,7 +192,8 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
   // moves: it will not stand, and the quiet one can start once the checks
   // beside it are done instead of once it has run its length.
   LinkWindowOptions beside_wo = wo;
-  beside_wo.give_up_when = [](const DeviceView& v) { return !JudgedMoves(v).empty(); };
+  const std::optional<int> port = in.options.port;
+  beside_wo.give_up_when = [port](const DeviceView& v) { return !JudgedMoves(v, port).empty(); };
   std::vector<Result> done[kGroups];
   std::string stuck;  // across the groups, as within one (checks/runner.h)
   double waited = 0;
@@ -208,7 +209,7 @@ RunReport Session::Run(RunInputs& in, const std::vector<const Check*>& checks, D
       done[kBeside] = RunChecks(group[kBeside], ctx, &stuck);
     }
     waited += Timed(in.phases, "window.rest", [&] { window.join(); });
-    const std::string why = WhyNotJudged(beside_view);
+    const std::string why = WhyNotJudged(beside_view, port);
     if (why.empty()) {
       in.view = std::move(beside_view);
       in.view.window->notes.push_back(

@@ -203,6 +203,17 @@ TEST(SessionWindow, AJudgedCounterThatMovedBesideTheProbesIsWatchedAgainAfterThe
   EXPECT_TRUE(HasPhase(rep, "window.quiet"));
 }
 
+TEST(SessionWindow, OnlyThePortLinkHealthJudgesDecidesWhetherTheWindowStands) {
+  RunInputs in = WindowInputs();
+  in.options.port = 2;  // -i 2: port 1's retries are not link-health's to judge
+  ProbeCheck probe;
+  FakeWatcher fake(&probe);
+  fake.moves = {3};  // on port 1
+  Session().Run(in, {&probe, FindCheck("link-health")}, nullptr, fake.Watcher());
+  EXPECT_EQ(fake.calls, 1) << "no second window for a port not judged";
+  EXPECT_THAT(fake.gave_up, ::testing::ElementsAre(std::optional<bool>(false)));
+}
+
 // bandwidth loads the link to its limit, which moves congestion and retry
 // counters by itself: it runs after the window, not beside it.
 class LoadCheck : public Check {
