@@ -104,4 +104,8 @@ std::string Ms(double seconds) {
   return seconds < 1 ? absl::StrFormat("%.2f ms", seconds * 1e3) : absl::StrFormat("%.2f s", seconds);
 }
 
+std::string RxeRelink(absl::string_view device, absl::string_view netdev) {
+  return absl::StrCat("rdma link delete ", device, " && rdma link add ", device, " type rxe netdev ", netdev);
+}
+
 }  // namespace rdmacheck

@@ -151,6 +151,10 @@ std::unique_ptr<Device> OpenOrWarn(const CheckContext& ctx, const DeviceInfo& de
 // "1.25 s" from there.
 std::string Ms(double seconds);
 
+// The remedy line that recreates soft-RoCE device `device` on `netdev`
+// (iproute2's rdma tool; a link cannot be moved to another netdev in place).
+std::string RxeRelink(absl::string_view device, absl::string_view netdev);
+
 }  // namespace rdmacheck
 
 #endif  // RDMACHECK_CHECKS_CHECK_H_

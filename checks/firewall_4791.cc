@@ -194,8 +194,7 @@ Result Firewall4791Check::Run(const CheckContext& ctx) const {
       r.Note("rxe devices exist but no socket listens on UDP 4791 in this network namespace: "
              "RoCE v2 packets have nowhere to go (rxe created in another namespace?)");
       const DeviceInfo& d = *rxe.front();
-      r.Remedy(absl::StrCat("rdma link delete ", d.name, " && rdma link add ", d.name,
-                            " type rxe netdev ", d.netdev.value_or("DEV")));
+      r.Remedy(RxeRelink(d.name, d.netdev.value_or("DEV")));
       r.Remedy("ss -uln | grep ':4791 '   # must show the kernel's UDP socket");
     }
   } else {

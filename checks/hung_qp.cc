@@ -73,9 +73,8 @@ std::optional<std::string> RecreateOnMaster(const DeviceView& view, const std::s
   const DeviceInfo* d = view.Device(device);
   const NetdevInfo* m = d && d->netdev ? RxMaster(view, *d->netdev) : nullptr;
   if (m == nullptr) return std::nullopt;
-  return absl::StrCat("rdma link delete ", device, " && rdma link add ", device, " type rxe netdev ", m->name,
-                      "   # ", *d->netdev, " is a port of ", m->name, ": ", what, " arrive as ", m->name,
-                      "'s and ", device, " never sees them");
+  return absl::StrCat(RxeRelink(device, m->name), "   # ", *d->netdev, " is a port of ", m->name, ": ", what,
+                      " arrive as ", m->name, "'s and ", device, " never sees them");
 }
 
 }  // namespace

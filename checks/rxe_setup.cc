@@ -185,8 +185,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
     std::string subj = absl::StrCat(d->name, " netdev ", nd);
     if (n == nullptr) {
       r.Expect(subj, "exists", "not found", Verdict::kFail);
-      r.Remedy(absl::StrCat("rdma link delete ", d->name, " && rdma link add ", d->name,
-                            " type rxe netdev ", SomeNetdev(v)));
+      r.Remedy(RxeRelink(d->name, SomeNetdev(v)));
       r.Remedy("rdma link show");
       continue;
     }
@@ -237,8 +236,7 @@ Result RxeSetupCheck::Run(const CheckContext& ctx) const {
                           "'s, and rdma_rxe only takes packets arriving on ", nd,
                           " itself, so ", d->name, " sends but receives nothing (its GIDs name ", m->name,
                           "; rxe_net.c rxe_udp_encap_recv)"));
-      r.Remedy(absl::StrCat("rdma link delete ", d->name, " && rdma link add ", d->name, " type rxe netdev ",
-                            m->name));
+      r.Remedy(RxeRelink(d->name, m->name));
       r.Remedy(absl::StrCat("rdma link show ", d->name, "/1   # must name netdev ", m->name));
       continue;  // its addresses are the master's: not asked of a port
     }
