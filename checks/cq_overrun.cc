@@ -1,9 +1,7 @@
 #include "checks/cq_overrun.h"
 
-#include <exception>
 #include <functional>
 #include <memory>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -11,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "acts/probe/gid_choice.h"
+#include "util/side_by_side.h"
 
 namespace rdmacheck {
 namespace {
@@ -85,21 +84,10 @@ Result CqOverrunCheck::Run(const CheckContext& ctx) const {
   }
   // Each probe is loopback on its own device, and most of its time is quiet
   // periods (events settling, the CQ draining): side by side, they overlap.
-  {
-    std::vector<std::thread> others;
-    auto run = [](Job& j) {
-      try {
-        j.got = j.d->RunCqOverrunProbe(j.req);
-      } catch (const std::exception& e) {  // as the runner does on the check's own thread
-        j.got = absl::InternalError(absl::StrCat("internal error: ", e.what()));
-      } catch (...) {
-        j.got = absl::InternalError("internal error: unknown exception");
-      }
-    };
-    for (size_t i = 1; i < jobs.size(); ++i) others.emplace_back(run, std::ref(jobs[i]));
-    if (!jobs.empty()) run(jobs[0]);
-    for (std::thread& t : others) t.join();
-  }
+  std::vector<std::string> thrown =
+      SideBySide(jobs.size(), [&jobs](size_t i) { jobs[i].got = jobs[i].d->RunCqOverrunProbe(jobs[i].req); });
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!thrown[i].empty()) jobs[i].got = absl::InternalError(absl::StrCat("internal error: ", thrown[i]));
   for (Job& job : jobs) {
     const DeviceInfo* dev = job.dev;
     const absl::StatusOr<CqOverrunResult>& got = job.got;
