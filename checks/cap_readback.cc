@@ -8,7 +8,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "acts/create_qp.h"
-#include "util/side_by_side.h"
 
 namespace rdmacheck {
 namespace {
@@ -165,42 +164,27 @@ Result CapReadbackCheck::Run(const CheckContext& ctx) const {
     r.Note("no --plan given: created the default plan's QP (RC, 128/128 WRs, 1/1 SGE); pass "
            "--plan for the deployment's caps");
   int created_on = 0;
-  // Each device's part is built on its own: creating and destroying queues
-  // waits on the kernel, so the devices take the longest one's time.
-  std::vector<std::unique_ptr<Device>> opened(devs.size());
-  std::vector<ResultBuilder> parts(devs.size(), ResultBuilder(*this, title));
-  for (size_t i = 0; i < devs.size(); ++i) {
-    absl::StatusOr<std::unique_ptr<Device>> dev = ctx.OpenDevice(*devs[i]);
-    if (!dev.ok()) {
-      parts[i].Note(absl::StrCat("could not open ", devs[i]->name, " (or no driver model for it) to create on: ",
-                                 dev.status().message()));
+  for (const DeviceInfo* info : devs) {
+    absl::StatusOr<std::unique_ptr<Device>> opened = ctx.OpenDevice(*info);
+    if (!opened.ok()) {
+      r.Note(absl::StrCat("could not open ", info->name, " (or no driver model for it) to create on: ",
+                          opened.status().message()));
       continue;
     }
-    opened[i] = *std::move(dev);
+    std::unique_ptr<Device> dev = *std::move(opened);
     ++created_on;
-  }
-  std::vector<std::string> thrown = SideBySide(devs.size(), [&](size_t i) {
-    if (opened[i] == nullptr) return;
-    const DeviceInfo& info = *devs[i];
-    Device& dev = *opened[i];
-    ResultBuilder& part = parts[i];
-    part.Note(absl::StrCat(info.name, ": created on ", dev.Describe()));
+    r.Note(absl::StrCat(info->name, ": created on ", dev->Describe()));
     for (const QpClass& q : ctx.plan.qp_classes) {
       QpRequest req{q.type, q.caps, !q.srq.empty()};
-      const std::string prefix = absl::StrCat(info.name, ": QP class ", q.name, " (", QpTypeName(q.type), ")");
-      absl::StatusOr<QpCaps> got = dev.CreateQp(req);
+      const std::string prefix =
+          absl::StrCat(info->name, ": QP class ", q.name, " (", QpTypeName(q.type), ")");
+      absl::StatusOr<QpCaps> got = dev->CreateQp(req);
       if (got.ok()) {
-        Granted(ctx, info, dev, q, req, *got, prefix, part);
+        Granted(ctx, *info, *dev, q, req, *got, prefix, r);
       } else {
-        Refused(ctx, info, dev, q, req, got.status(), prefix, part);
+        Refused(ctx, *info, *dev, q, req, got.status(), prefix, r);
       }
     }
-  });
-  for (size_t i = 0; i < devs.size(); ++i) {
-    if (!thrown[i].empty())
-      parts[i].Expect(absl::StrCat(devs[i]->name, ": QP creation"), "carried out",
-                      absl::StrCat("internal error: ", thrown[i]), Verdict::kWarn);
-    r.Append(parts[i].Build());
   }
   if (created_on == 0) {
     if (ctx.view.live())

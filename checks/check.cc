@@ -73,13 +73,6 @@ ResultBuilder& ResultBuilder::Raise(Verdict v) {
   return *this;
 }
 
-ResultBuilder& ResultBuilder::Append(const Result& part) {
-  r_.evidence.insert(r_.evidence.end(), part.evidence.begin(), part.evidence.end());
-  r_.notes.insert(r_.notes.end(), part.notes.begin(), part.notes.end());
-  for (const std::string& line : part.remediation) Remedy(line);
-  return Raise(part.verdict);
-}
-
 Result ResultBuilder::Skip(const Check& check, std::string title, std::string reason) {
   Result r;
   r.id = std::string(check.id());

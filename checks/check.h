@@ -131,9 +131,6 @@ class ResultBuilder {
   ResultBuilder& Note(std::string line);
   ResultBuilder& Remedy(std::string line);
   ResultBuilder& Raise(Verdict v);  // at least this verdict
-  // Another builder's evidence, notes and remedies after these, its verdict
-  // raised into this one (a part built on a thread of its own).
-  ResultBuilder& Append(const Result& part);
   Verdict verdict() const { return r_.verdict; }
   Result Build() const { return r_; }
   // A SKIP with its reason ("no RDMA device", "needs a live device", ...).
