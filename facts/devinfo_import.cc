@@ -205,10 +205,13 @@ class Importer {
           if (absl::StrContains(l, "list:")) view_.provenance.emplace_back(l);
           continue;
         }
-        if (!absl::StartsWith(l, "hca_id:") && !StartsHeadless(l)) {
+        if (!absl::StartsWith(l, "hca_id:") && !StartsHeadless(l) && !IsPortKeyLine(l)) {
           // Another tool's output pasted before it: kept out, and said once
-          // (below). The command line itself ("$ ibv_devinfo -v") is not.
-          if (!absl::StrContains(l, "ibv_devinfo")) {
+          // (below). The command line itself ("$ ibv_devinfo -v") is not,
+          // and names the device and port a fragment after it is of.
+          if (absl::StrContains(l, "ibv_devinfo")) {
+            CommandLine(l);
+          } else {
             if (skipped == 0) {
               skipped_first = line_;
               skipped_after_block = blocks > 0;
@@ -220,12 +223,28 @@ class Importer {
         if (!absl::StartsWith(l, "hca_id:")) {
           // The paste starts inside a device block: keep its facts.
           DeviceInfo d;
-          d.name = "unknown";
+          d.name = cmd_device_.empty() ? "unknown" : cmd_device_;
+          d.driver = DriverFromName(d.name);
+          const std::string name = d.name;
           view_.devices.push_back(std::move(d));
           dev_line_ = line_;
           device_open_ = true;
-          Cut("the input starts inside a device block, before its hca_id line: its facts are "
-              "kept as device `unknown`");
+          const std::string named = cmd_device_.empty() ? "" : " (named by the ibv_devinfo -d command line)";
+          if (!IsPortKeyLine(l)) {
+            Cut(absl::StrCat("the input starts inside a device block, before its hca_id line: its facts are "
+                             "kept as device `", name, "`", named));
+          } else {
+            // Inside a port block, before its "port:" line too.
+            PortInfo p;
+            p.port_num = cmd_port_ > 0 ? cmd_port_ : 1;
+            Dev().ports.push_back(std::move(p));
+            in_port_ = true;
+            port_line_ = line_;
+            port_verbose_ = false;
+            Cut(absl::StrCat("the input starts inside a port block, before its hca_id and port lines: its facts "
+                             "are kept as device `", name, "`", named, " port ", Port().port_num,
+                             cmd_port_ > 0 ? " (from the command line's -i)" : " (assumed: no port number in it)"));
+          }
         }
         in_block_ = true;
         ++blocks;
@@ -275,6 +294,20 @@ class Importer {
  private:
   absl::Status Err(absl::string_view field, absl::string_view what) const {
     return absl::InvalidArgumentError(absl::StrCat(file_, ":", line_, ": ", field, ": ", what));
+  }
+
+  // "$ ibv_devinfo -d mlx5_bond_0 -v": the device (and port) asked for, which
+  // a fragment without its hca_id line is of. Markdown around it is dropped.
+  void CommandLine(absl::string_view l) {
+    std::vector<std::string> w;
+    for (absl::string_view t : absl::StrSplit(l, absl::ByAnyChar(" \t="), absl::SkipEmpty()))
+      w.emplace_back(absl::StripSuffix(absl::StripPrefix(t, "_"), "_"));
+    for (size_t i = 0; i + 1 < w.size(); ++i) {
+      if (w[i] == "-d" || w[i] == "--ib-dev") cmd_device_ = w[i + 1];
+      uint64_t n = 0;
+      if ((w[i] == "-i" || w[i] == "--ib-port") && ParseUnsigned(w[i + 1], &n) && n > 0 && n < 256)
+        cmd_port_ = static_cast<int>(n);
+    }
   }
 
   DeviceInfo& Dev() { return view_.devices.back(); }
@@ -543,6 +576,8 @@ class Importer {
   std::set<std::string> listed_only_;  // devices named by `-l` only
   bool in_block_ = false;              // an hca_id block has started
   bool device_open_ = false;           // its device is Dev(), not yet ended
+  std::string cmd_device_;             // -d of an ibv_devinfo command line
+  int cmd_port_ = 0;                   // -i of it
   std::string file_;
   int line_ = 0;
   int dev_line_ = 0;

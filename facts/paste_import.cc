@@ -27,7 +27,20 @@ namespace {
 
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
-  for (absl::string_view l : absl::StrSplit(text, '\n')) out.push_back(PastedLine(l));
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    std::string line = PastedLine(l);
+    // `rdma link` wrapped by a mail client or terminal: "link mlx5_0/1
+    // subnet_prefix ... lmc 0" then "<tab>state ACTIVE ...". Joined onto
+    // its link line; the continuation's own line is left empty, so line
+    // numbers stay those of the paste.
+    absl::string_view t = absl::StripAsciiWhitespace(line);
+    if (absl::StartsWith(t, "state ") && !out.empty() && absl::StartsWith(out.back(), "link ") &&
+        !absl::StrContains(out.back(), " state ")) {
+      absl::StrAppend(&out.back(), " ", t);
+      line.clear();
+    }
+    out.push_back(std::move(line));
+  }
   return out;
 }
 
@@ -475,6 +488,53 @@ void ParseUlimit(const std::vector<std::string>& lines, Builder& b) {
 
 // ---------------------------------------------------------------- sniffing
 
+// A JSON array cut short (`ip -j -p link` pasted until the post's end): its
+// complete top-level elements as an array, and the line the cut is on; none
+// when not one element is whole. String contents (and their escapes) are
+// skipped, so braces in names do not count.
+struct CutJson {
+  std::string whole;  // "[ {...}, {...} ]"
+  int cut_line = 1;
+};
+std::optional<CutJson> CompleteElements(absl::string_view text) {
+  int depth = 0, line = 1;
+  bool in_str = false, esc = false;
+  size_t last_end = absl::string_view::npos;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (in_str) {
+      if (esc) esc = false;
+      else if (c == '\\') esc = true;
+      else if (c == '"') in_str = false;
+      continue;
+    }
+    if (c == '"') in_str = true;
+    else if (c == '[' || c == '{') ++depth;
+    else if (c == ']' || c == '}') {
+      --depth;
+      if (depth == 1 && c == '}') last_end = i;
+      if (depth < 0) return std::nullopt;
+    }
+  }
+  if (depth == 0 || last_end == absl::string_view::npos) return std::nullopt;  // whole, or nothing whole
+  CutJson out;
+  out.whole = absl::StrCat(text.substr(0, last_end + 1), "]");
+  out.cut_line = line;
+  return out;
+}
+
+// The JSON of a paste that is an array of objects, whole or cut short.
+nlohmann::json ArrayOfObjects(absl::string_view text, std::optional<CutJson>* cut) {
+  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) {
+    *cut = CompleteElements(text);
+    if (*cut) j = nlohmann::json::parse((*cut)->whole, nullptr, false);
+  }
+  if (j.is_discarded() || !j.is_array() || j.empty() || !j[0].is_object()) return nlohmann::json();
+  return j;
+}
+
 bool AnyLine(const std::vector<std::string>& lines, bool (*pred)(absl::string_view)) {
   for (const std::string& l : lines)
     if (pred(Trim(l))) return true;
@@ -500,6 +560,16 @@ bool IpAddrLine(absl::string_view l) {
          absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<");
 }
 bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked memory"); }
+// "root@host:/# ulimit -l" (after any prompt) and its value on the next line.
+bool UlimitLThenValue(const std::vector<std::string>& lines) {
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    absl::string_view l = Trim(lines[i]);
+    if (!(absl::EndsWith(l, "ulimit -l") || absl::EndsWith(l, "ulimit -Hl") || absl::EndsWith(l, "ulimit -Sl")))
+      continue;
+    if (MemlockBytes(lines[i + 1])) return true;
+  }
+  return false;
+}
 bool Ibdev2netdevLine(absl::string_view l) {
   return absl::StrContains(l, " port ") && absl::StrContains(l, " ==> ");
 }
@@ -517,8 +587,9 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   std::vector<std::string> lines = Lines(text);
   if (LooksLikeIbvDevinfo(text)) return std::string("ibv_devinfo");
   if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{")) {
-    nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (!j.is_discarded() && j.is_array() && !j.empty() && j[0].is_object()) {
+    std::optional<CutJson> cut;
+    nlohmann::json j = ArrayOfObjects(text, &cut);
+    if (j.is_array()) {
       if (j[0].contains("ifname") && j[0].contains("port")) return std::string("rdma_link_json");
       if (j[0].contains("ifname") && (j[0].contains("addr_info") || j[0].contains("mtu")))
         return std::string("ip_addr_json");
@@ -530,7 +601,7 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (AnyLine(lines, RdmaLinkLine)) return std::string("rdma_link");
   if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
   if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
-  if (AnyLine(lines, UlimitLine)) return std::string("ulimit");
+  if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
   return absl::InvalidArgumentError(absl::StrCat(
       file, ":", first_no, ": not a format rdmacheck reads (tried: ", kFormatsTried,
       "); its first line fits none: `", first, "`"));
@@ -550,13 +621,16 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   if (*format == "ip_addr") ParseIpAddr(lines, b);
   if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
   if (*format == "ulimit") ParseUlimit(lines, b);
-  if (*format == "rdma_link_json") {
-    absl::Status st = ParseRdmaLinkJson(text, b);
+  if (*format == "rdma_link_json" || *format == "ip_addr_json") {
+    // Cut short: its whole elements, and where it stops.
+    std::optional<CutJson> cut;
+    ArrayOfObjects(text, &cut);
+    const absl::string_view json = cut ? absl::string_view(cut->whole) : text;
+    absl::Status st = *format == "rdma_link_json" ? ParseRdmaLinkJson(json, b) : ParseIpAddrJson(json, b);
     if (!st.ok()) return st;
-  }
-  if (*format == "ip_addr_json") {
-    absl::Status st = ParseIpAddrJson(text, b);
-    if (!st.ok()) return st;
+    if (cut)
+      b.Warn(cut->cut_line, "the JSON ends inside an element (truncated paste?): the whole elements before it "
+                            "are read, the rest is missing");
   }
   if (b.view().fact_sources.empty() && b.view().devices.empty() && b.view().netdevs.empty()) {
     // Still input (show_gids in a pod with no GID prints its header alone):

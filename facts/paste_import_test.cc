@@ -138,7 +138,7 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       "ibstatus/openshift-docs96176-diff-tabs-down.txt",
   };
   int read = 0;
-  for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "ip_addr", "ulimit"}) {
+  for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "ip_addr", "ulimit", "ibdev2netdev", "mixed"}) {
     for (const auto& e : std::filesystem::directory_iterator(absl::StrCat("fixtures/pastes/", kind))) {
       std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
       SCOPED_TRACE(rel);
@@ -153,6 +153,46 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
     }
   }
   EXPECT_GE(read, 25);
+}
+
+// Pastes collected after the importers were written (2026-12-05), which the
+// first versions refused.
+TEST(PasteImport, PortFragmentAfterAnIbvDevinfoDashDCommandLine) {
+  // "_ibv_devinfo -d mlx5_bond_0 -v_" then only phys_state and four GIDs.
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ReadPastes({"fixtures/pastes/devinfo/nccl769-bond-v-gid-tail-only.txt"}));
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_EQ(v.devices[0].name, "mlx5_bond_0");
+  ASSERT_NE(v.devices[0].Port(1), nullptr);
+  EXPECT_EQ(v.devices[0].Port(1)->gids.size(), 4u);
+  EXPECT_THAT(Warnings(v), Contains(HasSubstr("starts inside a port block, before its hca_id and port lines: its facts "
+                                              "are kept as device `mlx5_bond_0` (named by the ibv_devinfo -d command "
+                                              "line) port 1 (assumed: no port number in it)")));
+}
+
+TEST(PasteImport, RdmaLinkWrappedOntoTwoLines) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/rdma_link/lore-kheib-ib-ipoib-netdev-wrapped-quoted.txt"}));
+  ASSERT_EQ(v.devices.size(), 1u);
+  const PortInfo* p = v.devices[0].Port(1);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->state, "ACTIVE") << "from the continuation line";
+  EXPECT_EQ(p->phys_state, "LinkUp");
+  EXPECT_THAT(v.provenance, Contains("rdma link: mlx5_0/1 netdev ibp196s0f0"));
+}
+
+TEST(PasteImport, UlimitDashLAfterAContainerPrompt) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/ulimit/qdrant1885-docker-run-ulimit-l-8192.txt"}));
+  EXPECT_EQ(v.host.memlock_soft, 8192u * 1024);
+}
+
+TEST(PasteImport, IpJsonCutMidElementKeepsTheWholeOnes) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/ip_addr/kata5903-ip-json-eth0-ib0-pretty-cut.txt"}));
+  ASSERT_EQ(v.netdevs.size(), 1u);
+  EXPECT_EQ(v.netdevs[0].name, "eth0");
+  EXPECT_EQ(v.netdevs[0].mtu, 1500);
+  EXPECT_THAT(Warnings(v), Contains(HasSubstr("the JSON ends inside an element (truncated paste?)")));
 }
 
 TEST(PasteImport, IbstatGivesPortsAndFirmware) {
