@@ -20,6 +20,7 @@
 #include "facts/rdma_types.h"
 #include "nlohmann/json.hpp"
 #include "util/input_file.h"
+#include "util/json_cut.h"
 #include "util/numbers.h"
 
 namespace rdmacheck {
@@ -489,38 +490,19 @@ void ParseUlimit(const std::vector<std::string>& lines, Builder& b) {
 // ---------------------------------------------------------------- sniffing
 
 // A JSON array cut short (`ip -j -p link` pasted until the post's end): its
-// complete top-level elements as an array, and the line the cut is on; none
-// when not one element is whole. String contents (and their escapes) are
-// skipped, so braces in names do not count.
+// complete top-level elements as an array, and the line the paste ends on;
+// none when not one element is whole.
 struct CutJson {
   std::string whole;  // "[ {...}, {...} ]"
   int cut_line = 1;
 };
 std::optional<CutJson> CompleteElements(absl::string_view text) {
-  int depth = 0, line = 1;
-  bool in_str = false, esc = false;
-  size_t last_end = absl::string_view::npos;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') ++line;
-    if (in_str) {
-      if (esc) esc = false;
-      else if (c == '\\') esc = true;
-      else if (c == '"') in_str = false;
-      continue;
-    }
-    if (c == '"') in_str = true;
-    else if (c == '[' || c == '{') ++depth;
-    else if (c == ']' || c == '}') {
-      --depth;
-      if (depth == 1 && c == '}') last_end = i;
-      if (depth < 0) return std::nullopt;
-    }
-  }
-  if (depth == 0 || last_end == absl::string_view::npos) return std::nullopt;  // whole, or nothing whole
+  const JsonCut c = WholeElements(text, 1);
+  if (!c.open || c.elements == 0) return std::nullopt;
   CutJson out;
-  out.whole = absl::StrCat(text.substr(0, last_end + 1), "]");
-  out.cut_line = line;
+  out.whole = absl::StrCat(text.substr(0, c.end), "]");
+  const absl::string_view used = absl::StripTrailingAsciiWhitespace(text);
+  out.cut_line = 1 + static_cast<int>(std::count(used.begin(), used.end(), '\n'));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "facts/firewall/internal.h"
 #include "facts/firewall/nft_ruleset.h"
 #include "nlohmann/json.hpp"
+#include "util/json_cut.h"
 #include "util/status_macros.h"
 
 namespace rdmacheck::firewall {
@@ -186,30 +187,11 @@ class Reader {
     auto not_json = [&](absl::string_view why) {
       return absl::InvalidArgumentError(absl::StrCat(rs_.file, ": byte ", error_at, ": not JSON (", why, ")"));
     };
-    // Depth 1 is the top object, 2 the nftables array: an element ends where
-    // the depth comes back to 2.
-    int depth = 0;
-    bool in_string = false, escaped = false;
-    size_t last_end = 0, objects = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-      char c = text[i];
-      if (in_string) {
-        if (escaped) escaped = false;
-        else if (c == '\\') escaped = true;
-        else if (c == '"') in_string = false;
-        continue;
-      }
-      if (c == '"') in_string = true;
-      else if (c == '{' || c == '[') ++depth;
-      else if (c == '}' || c == ']') {
-        if (--depth == 2) {
-          last_end = i + 1;
-          ++objects;
-        }
-        if (depth < 2) break;  // the array closed: the error lies elsewhere
-      }
-    }
-    if (depth < 2 || objects == 0) return not_json("nothing complete to read");
+    // Depth 1 is the top object, 2 the nftables array. A closed array means
+    // the error lies elsewhere.
+    const JsonCut cut = WholeElements(text, 2);
+    const size_t last_end = cut.end, objects = cut.elements;
+    if (!cut.open || objects == 0) return not_json("nothing complete to read");
     json doc = json::parse(absl::StrCat(text.substr(0, last_end), "]}"), nullptr, false);
     if (doc.is_discarded()) return not_json("malformed before it was cut short");
     size_t missing = text.size() - last_end;
