@@ -460,17 +460,25 @@ std::optional<uint64_t> MemlockBytes(absl::string_view v) {
   return kb * 1024;  // bash prints -l in kbytes
 }
 
+// The options of a `ulimit` command line ("root@host:/# ulimit -Hl" ->
+// "-Hl"), after any prompt; none for other lines.
+std::optional<absl::string_view> UlimitOptions(absl::string_view l) {
+  size_t u = l.find("ulimit ");
+  if (u == absl::string_view::npos) return std::nullopt;
+  return l.substr(u + 7);
+}
+// Options that print the locked-memory limit alone, as a bare number.
+bool BareMemlockOptions(absl::string_view opts) { return opts == "-l" || opts == "-Hl" || opts == "-Sl"; }
+
 void ParseUlimit(const std::vector<std::string>& lines, Builder& b) {
   bool hard = false, bare_l = false;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
-    size_t u = l.find("ulimit ");
-    if (u != absl::string_view::npos) {
+    if (std::optional<absl::string_view> opts = UlimitOptions(l)) {
       // A command line: which limit the next lines show.
-      absl::string_view opts = l.substr(u + 7);
-      hard = absl::StrContains(opts, "H");
-      bare_l = opts == "-l" || opts == "-Hl" || opts == "-Sl";
+      hard = absl::StrContains(*opts, "H");
+      bare_l = BareMemlockOptions(*opts);
       continue;
     }
     std::optional<uint64_t> bytes;
@@ -507,11 +515,10 @@ std::optional<CutJson> CompleteElements(absl::string_view text) {
 }
 
 // The JSON of a paste that is an array of objects, whole or cut short.
-nlohmann::json ArrayOfObjects(absl::string_view text, std::optional<CutJson>* cut) {
+nlohmann::json ArrayOfObjects(absl::string_view text) {
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded()) {
-    *cut = CompleteElements(text);
-    if (*cut) j = nlohmann::json::parse((*cut)->whole, nullptr, false);
+    if (std::optional<CutJson> cut = CompleteElements(text)) j = nlohmann::json::parse(cut->whole, nullptr, false);
   }
   if (j.is_discarded() || !j.is_array() || j.empty() || !j[0].is_object()) return nlohmann::json();
   return j;
@@ -545,10 +552,8 @@ bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked me
 // "root@host:/# ulimit -l" (after any prompt) and its value on the next line.
 bool UlimitLThenValue(const std::vector<std::string>& lines) {
   for (size_t i = 0; i + 1 < lines.size(); ++i) {
-    absl::string_view l = Trim(lines[i]);
-    if (!(absl::EndsWith(l, "ulimit -l") || absl::EndsWith(l, "ulimit -Hl") || absl::EndsWith(l, "ulimit -Sl")))
-      continue;
-    if (MemlockBytes(lines[i + 1])) return true;
+    std::optional<absl::string_view> opts = UlimitOptions(Trim(lines[i]));
+    if (opts && BareMemlockOptions(*opts) && MemlockBytes(lines[i + 1])) return true;
   }
   return false;
 }
@@ -569,8 +574,7 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   std::vector<std::string> lines = Lines(text);
   if (LooksLikeIbvDevinfo(text)) return std::string("ibv_devinfo");
   if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{")) {
-    std::optional<CutJson> cut;
-    nlohmann::json j = ArrayOfObjects(text, &cut);
+    nlohmann::json j = ArrayOfObjects(text);
     if (j.is_array()) {
       if (j[0].contains("ifname") && j[0].contains("port")) return std::string("rdma_link_json");
       if (j[0].contains("ifname") && (j[0].contains("addr_info") || j[0].contains("mtu")))
@@ -604,9 +608,9 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
   if (*format == "ulimit") ParseUlimit(lines, b);
   if (*format == "rdma_link_json" || *format == "ip_addr_json") {
-    // Cut short: its whole elements, and where it stops.
-    std::optional<CutJson> cut;
-    ArrayOfObjects(text, &cut);
+    // Cut short: its whole elements, and where it stops (a whole array is
+    // no cut).
+    const std::optional<CutJson> cut = CompleteElements(text);
     const absl::string_view json = cut ? absl::string_view(cut->whole) : text;
     absl::Status st = *format == "rdma_link_json" ? ParseRdmaLinkJson(json, b) : ParseIpAddrJson(json, b);
     if (!st.ok()) return st;
