@@ -38,6 +38,15 @@ DeviceView ViewOf(const std::string& dev) {
   return v;
 }
 
+// Moves mlx5_0 port 1's symbol_error (37 in the tree) to 52 after `ms`, as
+// a link taking errors during the window would.
+std::thread MoveSymbolErrorAfter(const std::string& root, int ms) {
+  return std::thread([root, ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    std::ofstream(root + "/class/infiniband/mlx5_0/ports/1/counters/symbol_error") << "52\n";
+  });
+}
+
 LinkWindowOptions Quiet(double s) {
   LinkWindowOptions o;
   o.seconds = s;
@@ -48,10 +57,7 @@ LinkWindowOptions Quiet(double s) {
 TEST(SampleLinkWindow, CounterMovedDuringTheWindowShowsInTheEndSample) {
   const std::string root = CopyTree();
   DeviceView v = ViewOf("mlx5_0");
-  std::thread writer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::ofstream(root + "/class/infiniband/mlx5_0/ports/1/counters/symbol_error") << "52\n";
-  });
+  std::thread writer = MoveSymbolErrorAfter(root, 100);
   SampleLinkWindow(SysfsReader(root), Quiet(0.4), &v);
   writer.join();
   ASSERT_TRUE(v.window.has_value());
@@ -70,10 +76,7 @@ TEST(SampleLinkWindow, CounterMovedDuringTheWindowShowsInTheEndSample) {
 TEST(SampleLinkWindow, GiveUpWhenEndsItAtTheFirstLookThatSaysSo) {
   const std::string root = CopyTree();
   DeviceView v = ViewOf("mlx5_0");
-  std::thread writer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    std::ofstream(root + "/class/infiniband/mlx5_0/ports/1/counters/symbol_error") << "52\n";
-  });
+  std::thread writer = MoveSymbolErrorAfter(root, 150);
   LinkWindowOptions o = Quiet(30);
   o.check_every_s = 0.05;
   int looks = 0;
