@@ -93,11 +93,20 @@ std::string TimingTail(double output_s) {
   return out;
 }
 
-// The run's phases with "startup" (exec to main) in front.
-void AddStartup(std::optional<double> startup, RunInputs* in) {
-  if (!startup) return;
+// When main began: the process's age then (exec to main, in the kernel's
+// 10 ms ticks) and the monotonic clock's reading.
+struct Started {
+  std::optional<double> exec_to_main;
+  double main_at;
+};
+
+// The run's phases with "startup" (exec to main) and "flags" (main until
+// the inputs were read: parsing the command line, selecting the checks) in
+// front. `inputs_at`: when reading the inputs began.
+void AddStartup(const Started& started, double inputs_at, RunInputs* in) {
   PhaseLog phases;
-  phases.Add("startup", *startup);
+  if (started.exec_to_main) phases.Add("startup", *started.exec_to_main);
+  phases.Add("flags", inputs_at - started.main_at);
   phases.Append(in->phases);
   in->phases = std::move(phases);
 }
@@ -107,9 +116,10 @@ void WarnAboutInput(const std::string& prog, const DeviceView& view) {
   for (const std::string& w : view.warnings) std::cerr << prog << ": warning: " << w << "\n";
 }
 
-int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double> startup) {
+int RunCapture(const CliFlags& f, const std::string& prog, const Started& started) {
   // A capture records every fact, rulesets included, and a counter window
   // when asked for one.
+  const double inputs_at = MonotonicSeconds();
   absl::StatusOr<RunInputs> in =
       LoadRunInputs(SourcesFrom(f), kNeedsRulesets | (f.window_s > 0 ? kNeedsWindow : 0u));
   if (!in.ok()) {
@@ -129,7 +139,7 @@ int RunCapture(const CliFlags& f, const std::string& prog, std::optional<double>
       in->view.provenance.push_back(absl::StrCat("fact ", fact, ": ", where));
     }
   }
-  AddStartup(startup, &*in);
+  AddStartup(started, inputs_at, &*in);
   // -d: the file is about that device alone (docs/profile-format.md).
   const double t0 = MonotonicSeconds();
   const bool ok = Emit(f, prog, WriteProfile(f.device ? OnlyDevice(in->view, *f.device) : in->view));
@@ -244,7 +254,7 @@ InputSources SourcesFrom(const CliFlags& f) {
 }
 
 int RdmacheckMain(int argc, char** argv, const char* only_check) {
-  const std::optional<double> startup = ProcessAgeSeconds();
+  const Started started{ProcessAgeSeconds(), MonotonicSeconds()};
   InstallStopSignals();
   std::string prog = argc > 0 ? argv[0] : "rdmacheck";
   if (size_t slash = prog.rfind('/'); slash != std::string::npos) prog = prog.substr(slash + 1);
@@ -265,7 +275,7 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
                                 absl::StrCat("this program runs only ", only_check,
                                              "; --checks and --skip belong to rdmacheck")));
   if (f.command == "list") return RunList(f, prog, only_check);
-  if (f.command == "capture") return RunCapture(f, prog, startup);
+  if (f.command == "capture") return RunCapture(f, prog, started);
   if (f.command == "explain") return RunExplain(f, prog);
   if (f.command == "report") return RunSupportReport(f, prog);
   if (f.command == "watch") return RunWatchCli(f.rest, std::cout, std::cerr);
@@ -306,12 +316,13 @@ int RdmacheckMain(int argc, char** argv, const char* only_check) {
   if (!checks.ok()) return NpdAware(f, UsageError(prog, checks.status()), checks.status());
 
   Session session;  // before gathering: the devices it opens stay open for the checks
+  const double inputs_at = MonotonicSeconds();
   absl::StatusOr<RunInputs> in = LoadRunInputs(SourcesFrom(f), NeedsOf(*checks));
   if (!in.ok()) {
     return NpdAware(f, InputError(prog, in.status()), in.status());
   }
   WarnAboutInput(prog, in->view);
-  AddStartup(startup, &*in);
+  AddStartup(started, inputs_at, &*in);
   int code;
   RunReport rep;
   if (f.peer) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
@@ -50,6 +51,23 @@ std::string ReadAll(const std::string& path) {
 
 const std::string kP = "fixtures/profiles/";
 const std::string kPlans = "fixtures/plans/";
+
+// The phases account for the run from exec on: the command line's own
+// time is a phase of its own, before the inputs are read.
+TEST(Cli, PhasesStartWithStartupThenFlags) {
+  CliRun r = RdmacheckStdout("--profile " + kP + "rxe_mtu9000.profile --plan " + kPlans +
+                             "rxe_guest.plan --format=json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& p : j.at("phases")) names.push_back(p.at("name"));
+  ASSERT_GE(names.size(), 4u) << r.out;
+  EXPECT_EQ(names[0], "startup");
+  EXPECT_EQ(names[1], "flags");
+  EXPECT_EQ(names[2], "profile");
+  EXPECT_EQ(names[3], "plan");
+  EXPECT_GE(j.at("phases").at(1).at("seconds").get<double>(), 0.0);
+}
 
 TEST(Cli, HealthyProfileExitsZeroWithSummary) {
   CliRun r = Rdmacheck("--profile " + kP + "rxe_mtu9000.profile --plan " + kPlans +

@@ -33,6 +33,10 @@ using gather_internal::UverbsByIbdev;
 using gather_internal::VerbsFacts;
 
 absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
+  // Covers the locals' destruction too (the devices closed, the readers'
+  // threads joined): declared first, destroyed last.
+  std::optional<PhaseTimer> closing;
+  std::optional<PhaseTimer> starting(std::in_place, opts.phases, "gather.start");
   DeviceView view;
   view.source = "live";
   const Roots roots(opts);
@@ -54,6 +58,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   // Each device is opened once for the gather (and, inside a Session, for
   // the run).
   verbs::ContextCache contexts;
+  starting.reset();
   for (const std::string& name : names) {
     std::optional<PhaseTimer> t(std::in_place, opts.phases, "gather.verbs " + name);
     std::optional<VerbsFacts> v;
@@ -113,6 +118,7 @@ absl::StatusOr<DeviceView> GatherLive(const GatherOptions& opts) {
   view.host.udp4791_socket = Udp4791Socket(roots.proc);
   ReadDeviceAccess(roots, view.devices, &view.host);
   t.reset();
+  closing.emplace(opts.phases, "gather.close");
   return view;
 }
 

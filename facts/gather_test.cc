@@ -172,6 +172,20 @@ TEST(GatherTest, OnlyDeviceSelectsOneAndItsNetdev) {
   EXPECT_EQ(v.host.sysctls.count("net.ipv4.conf.va.rp_filter"), 0u);
 }
 
+// Every part of the gather is a phase, from its start to its locals' end,
+// in the order they ran.
+TEST(GatherTest, PhasesCoverTheGatherInOrder) {
+  GatherOptions o = FixtureOptions();
+  PhaseLog log;
+  o.phases = &log;
+  ASSERT_OK_AND_ASSIGN(DeviceView v, GatherLive(o));
+  std::vector<std::string> names;
+  for (const Phase& p : log.phases()) names.push_back(p.name);
+  EXPECT_THAT(names, ElementsAre("gather.start", "gather.verbs mlx5_0", "gather.sysfs mlx5_0",
+                                 "gather.verbs rxe0", "gather.sysfs rxe0", "gather.netdevs",
+                                 "gather.host", "gather.rulesets", "gather.access", "gather.close"));
+}
+
 TEST(GatherTest, OnlyDeviceMissingIsNotFoundListingWhatExists) {
   GatherOptions o = FixtureOptions();
   o.only_device = "rxe9";
