@@ -7,17 +7,24 @@
 # in OUT/crash-NAME-*; copy it to fuzz/crashes/NAME/ once fixed, so that the
 # regression test replays it from then on.
 #
-#   bash ci/fuzz.sh [--seconds S] [--out DIR] [TARGET...]
+#   bash ci/fuzz.sh [--seconds S] [--out DIR] [--corpus-cache DIR] [TARGET...]
+# --corpus-cache: each target's corpus is kept in DIR/TARGET from run to run
+# (CI's runs pass /var/cache/rdmacheck-fuzz), so the inputs one run found
+# are where the next one starts, as OSS-Fuzz keeps its corpora; past
+# CORPUS_MAX_FILES files it is merged down (libFuzzer -merge=1) to the
+# inputs that still add coverage.
 # Builds in the clang output base of ci/clang-ob.sh (FUZZ_OUTPUT_BASE), shared
 # with ci/clang-tests.sh. Extra bazel flags: RDMACHECK_BAZEL_FLAGS.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_EACH=10 OUT="" TARGETS=()
+SECONDS_EACH=10 OUT="" CORPUS_CACHE="" TARGETS=()
+CORPUS_MAX_FILES=${CORPUS_MAX_FILES:-3000}
 while (($#)); do
   case "$1" in
     --seconds) SECONDS_EACH=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --corpus-cache) CORPUS_CACHE=$2; shift 2 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
 done
@@ -47,7 +54,14 @@ bin=$(bz info --config=fuzz bazel-bin 2>/dev/null)
 pass=0 fail=0
 for t in "${TARGETS[@]}"; do
   seeds=$OUT/seeds-$t corpus=$OUT/corpus-$t
-  rm -rf "$seeds" "$corpus"; mkdir -p "$seeds" "$corpus"
+  rm -rf "$seeds"; mkdir -p "$seeds"
+  if [[ -n $CORPUS_CACHE ]]; then
+    corpus=$CORPUS_CACHE/$t
+    mkdir -p "$corpus"
+  else
+    rm -rf "$corpus"; mkdir -p "$corpus"
+  fi
+  kept=$(find "$corpus" -type f | wc -l)
   # Each data file of the regression test (not the test's own binary).
   while read -r _ path; do
     [[ -f "$path" && "$path" != */fuzz/${t}_regression && "$path" != *.so ]] || continue
@@ -62,7 +76,9 @@ for t in "${TARGETS[@]}"; do
   peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
   nseeds=$(ls "$seeds" | wc -l)
   if ((rc == 0)); then
-    echo "PASS: fuzz: $t: ${execs:-?} executions in $SECONDS_EACH s from $nseeds seeds, no crash (peak ${peak:-?} MB)"
+    from="$nseeds seeds"
+    [[ -n $CORPUS_CACHE ]] && from="$nseeds seeds and $kept kept inputs"
+    echo "PASS: fuzz: $t: ${execs:-?} executions in $SECONDS_EACH s from $from, no crash (peak ${peak:-?} MB)"
     pass=$((pass + 1))
   else
     echo "FAIL: fuzz: $t: exit $rc after ${execs:-?} executions; input kept in $(ls "$OUT"/crash-"$t"-* 2>/dev/null | head -1)"
@@ -70,5 +86,23 @@ for t in "${TARGETS[@]}"; do
     fail=$((fail + 1))
   fi
 done
+# A kept corpus that grew past the bound is merged down to the inputs that
+# still add coverage (bounded: on a timeout the corpus is left as it was).
+if [[ -n $CORPUS_CACHE ]]; then
+  for t in "${TARGETS[@]}"; do
+    corpus=$CORPUS_CACHE/$t
+    n=$(find "$corpus" -type f 2>/dev/null | wc -l)
+    ((n > CORPUS_MAX_FILES)) || continue
+    rm -rf "$corpus.merged"; mkdir -p "$corpus.merged"
+    if timeout -k 5 120 "$bin/fuzz/$t" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+         "$corpus.merged" "$corpus" >"$OUT/$t.merge.log" 2>&1; then
+      rm -rf "$corpus"; mv "$corpus.merged" "$corpus"
+      echo "fuzz: $t: kept corpus merged from $n to $(find "$corpus" -type f | wc -l) inputs"
+    else
+      rm -rf "$corpus.merged"
+      echo "fuzz: $t: kept corpus of $n inputs could not be merged (see $OUT/$t.merge.log); left as it was"
+    fi
+  done
+fi
 echo "$pass passed, $fail failed"
 ((fail == 0))
