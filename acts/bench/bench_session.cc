@@ -101,6 +101,7 @@ class ThreadPin {
       return;
     }
     pinned_ = true;
+    want_ = want;
   }
   ~ThreadPin() {
     if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof(old_), &old_);
@@ -108,8 +109,24 @@ class ThreadPin {
   ThreadPin(const ThreadPin&) = delete;
   ThreadPin& operator=(const ThreadPin&) = delete;
 
+  // For a thread that must not share the pinned CPUs (latency's answering
+  // end: two spinning threads on one CPU measure the scheduler's time slice,
+  // about 8 ms a round trip in the guest, not the link): the CPUs the
+  // thread had before, less the pinned ones. nullopt when not pinned or
+  // when nothing is left.
+  std::optional<cpu_set_t> Others() const {
+    if (!pinned_) return std::nullopt;
+    cpu_set_t rest;
+    CPU_ZERO(&rest);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &old_) && !CPU_ISSET(c, &want_)) CPU_SET(c, &rest);
+    if (CPU_COUNT(&rest) == 0) return std::nullopt;
+    return rest;
+  }
+
  private:
   cpu_set_t old_{};
+  cpu_set_t want_{};
   bool pinned_ = false;
 };
 
@@ -621,7 +638,9 @@ uint8_t* Source(const Side& s) { return s.region->buf.data() + s.region->buf.siz
 // waited for first, within `deadline_s`.
 bool PingWrite(const Side& from, WriteTarget to, uint32_t size, bool inl, int depth, double deadline_s,
                int* outstanding, BenchResult* r) {
-  if (!Reap(from, outstanding, r)) return false;
+  // Nothing in flight (the ping drains each WRITE): no poll before the post,
+  // which would sit inside every sample.
+  if (*outstanding > 0 && !Reap(from, outstanding, r)) return false;
   if (*outstanding >= depth) {
     const double until = FastSeconds() + deadline_s;
     while (*outstanding >= depth && FastSeconds() < until)
@@ -651,10 +670,14 @@ bool PingWrite(const Side& from, WriteTarget to, uint32_t size, bool inl, int de
 }
 
 // Waits for the last WRs' completions so the QP is idle for the next run.
+// The clock is read every 256 polls, as WaitByte reads it: a read per poll
+// lengthens the spin, and so every latency sample, by its own cost.
 void Drain(const Side& s, int* outstanding, double deadline_s, BenchResult* r) {
   const double until = FastSeconds() + deadline_s;
-  while (r->end == BenchEnd::kOk && *outstanding > 0 && FastSeconds() < until)
+  for (uint32_t k = 0; r->end == BenchEnd::kOk && *outstanding > 0; ++k) {
+    if ((k & 255) == 255 && FastSeconds() >= until) return;
     if (!Reap(s, outstanding, r)) return;
+  }
 }
 
 // Joins a thread on every path out of the scope that started it.
@@ -707,7 +730,7 @@ void ClearPing(const Side& s, uint32_t size) {
 // (Respond) on a thread of its own, or in peer mode at the far end; half of
 // each round trip, timed at a from post to answer, is one sample. b: nullptr in peer mode; bt: where a's WRITEs land.
 void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const BenchSettings& s,
-                const std::atomic<bool>& stop, BenchResult* r) {
+                const std::atomic<bool>& stop, const ThreadPin& pin, BenchResult* r) {
   const uint32_t size = std::max<uint32_t>(1, s.size);
   const bool inl = r->settings.inline_size && size <= *r->settings.inline_size;
   const uint64_t iters = std::max<uint64_t>(2, s.iters);
@@ -719,9 +742,21 @@ void RunLatency(const BenchEnds& ends, Side& a, Side* b, WriteTarget bt, const B
   std::atomic<bool> quit{false};
   BenchResult far;  // the responder's failure, if any
   far.settings = r->settings;
+  // A local answering end spins on CPUs of its own, off the pinned ones.
+  const std::optional<cpu_set_t> others = b ? pin.Others() : std::nullopt;
+  if (others) {
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &*others)) cpus.push_back(c);
+    r->notes.push_back(absl::StrCat("the answering end (", r->peer_device, ") ran on CPU ", absl::StrJoin(cpus, ","),
+                                    ", off the pinned CPUs: two spinning threads on one CPU time the scheduler"));
+  }
   const double t0 = FastSeconds();
   {
-    Joiner responder(b ? std::thread([&] { Respond(*b, TargetOf(a), r->settings, ends.deadline_s, stop, quit, &far); })
+    Joiner responder(b ? std::thread([&] {
+      if (others) pthread_setaffinity_np(pthread_self(), sizeof(*others), &*others);
+      Respond(*b, TargetOf(a), r->settings, ends.deadline_s, stop, quit, &far);
+    })
                        : std::thread());
     int out_a = 0;
     for (uint64_t k = 1; k <= iters; ++k) {
@@ -794,7 +829,7 @@ absl::StatusOr<BenchResult> BenchSession::Run(const BenchSettings& in) {
   const std::atomic<bool>& stop = StopFlag();
   FastClockCorrection clock;  // the loops time on FastSeconds; the figures on CLOCK_MONOTONIC
   if (in.mode == BenchMode::kLatency) {
-    RunLatency(st.ends, st.a, b, bt, r.settings, stop, &r);
+    RunLatency(st.ends, st.a, b, bt, r.settings, stop, pin, &r);
   } else {
     RunBandwidth(st.ends, st.a, b, bt, r.settings, stop, &st.recv_posted, &r);
   }
