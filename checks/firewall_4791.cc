@@ -113,8 +113,14 @@ bool ExpectAccepted(ResultBuilder& r, const std::string& subj, const Outcome& o,
     r.Expect(subj, "accepted", how, o.uncertain.empty() && unreadable.empty() ? Verdict::kPass : Verdict::kWarn);
   } else {
     const Place& by = *o.decided_by;
-    r.Expect(subj, "accepted", absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `", by.text, "`"),
-             drop);
+    // Decided past the end of a chain the dump cut short: the missing rules
+    // could have accepted it first.
+    r.Expect(subj, "accepted",
+             absl::StrCat(firewall::FateName(o.fate), " by ", by.Where(), ": `", by.text, "`",
+                          o.cut ? " (as far as the dump goes: it is cut short before the end of a chain on the "
+                                  "way)"
+                                : ""),
+             o.cut ? Verdict::kWarn : drop);
   }
   for (const std::string& u : o.uncertain) r.Note(absl::StrCat("not understood: ", u));
   // A drop by mark (kubelet's KUBE-FIREWALL): where the mark came from.

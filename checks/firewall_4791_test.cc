@@ -89,7 +89,9 @@ const ToolCase kTools[] = {
             "\t\tfib daddr type local udp dport 4791 drop\n\t}\n}\n",
      Verdict::kWarn, "accepted", "nft list ruleset; iptables-save"},
     {"nft", "", Verdict::kPass, "accepted (no base chain on its path)", ""},
-    {"nft", "table inet f {\n\tchain input {\n", Verdict::kWarn, "", "nft list ruleset"},
+    // Cut short inside its chain: read as far as it goes; the rest is unknown.
+    {"nft", "table inet f {\n\tchain input {\n", Verdict::kWarn,
+     "not judged: the nft (cut short) ruleset could not be read", "nft -j list ruleset > ruleset.json"},
     // What the gather reads: `nft -j list ruleset`. Rules are named by handle.
     {"nft",
      R"({"nftables": [{"metainfo": {"version": "1.0.6", "json_schema_version": 1}},)"
@@ -149,16 +151,41 @@ TEST(Firewall4791, AListingThatTimedOutBesideOneReadIsAWarn) {
 }
 
 TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
-  Result r = RunOnView(Firewall4791Check(), WithRuleset("nft", "table inet f {\n\tchain input {\n"),
+  Result r = RunOnView(Firewall4791Check(),
+                       WithRuleset("nft", "table inet f {\n\tchain input {\n\t\tudp dport { 1, 2 drop\n\t}\n}\n"),
                        DefaultPlan(), OnDevice("rxe0"));
   EXPECT_EQ(r.verdict, Verdict::kWarn);
-  EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "nft:2: unexpected end of input", Verdict::kWarn)));
+  EXPECT_THAT(r.evidence, Contains(EvidenceRow("nft ruleset", "nft:3: unclosed '{'", Verdict::kWarn)));
   // The path was judged without the unreadable ruleset: its row says so
   // and cannot pass.
   EXPECT_THAT(r.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
                                                "not judged: the nft ruleset could not be read", Verdict::kWarn)));
   for (const Evidence& e : r.evidence)
     if (absl::StartsWith(e.subject, "UDP 4791 in on")) EXPECT_NE(e.verdict, Verdict::kPass) << e.actual;
+}
+
+// A listing cut short inside the input chain: a drop rule read before the
+// cut is a drop (FAIL); the chain's policy is not what decides once rules
+// are missing before it (WARN, saying so).
+TEST(Firewall4791, CutListingFailsOnADropReadAndWarnsOnAPolicyPastTheCut) {
+  Result dropped = RunOnView(Firewall4791Check(),
+                             WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                "priority 0;\n\t\tudp dport 4791 drop\n\t\tct state new "),
+                             DefaultPlan(), OnDevice("rxe0"));
+  EXPECT_EQ(dropped.verdict, Verdict::kFail) << AllText(dropped);
+  EXPECT_THAT(dropped.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
+                                                     "dropped by nft table inet f chain input rule 1 (line 4)",
+                                                     Verdict::kFail)));
+  EXPECT_THAT(dropped.notes, Contains(HasSubstr("its last line, cut mid-line, was not read: `ct state new`")));
+  Result policy = RunOnView(Firewall4791Check(),
+                            WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                               "priority 0; policy drop;\n\t\tct state established accept\n"),
+                            DefaultPlan(), OnDevice("rxe0"));
+  EXPECT_EQ(policy.verdict, Verdict::kWarn) << AllText(policy);
+  EXPECT_THAT(policy.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
+                                                    "dropped by nft table inet f chain input policy drop (line 2): "
+                                                    "`policy drop` (as far as the dump goes",
+                                                    Verdict::kWarn)));
 }
 
 TEST(Firewall4791, NotUnderstoodRulesAreNamedInNotes) {

@@ -293,7 +293,7 @@ struct Walker {
   bool MayEnd(const Chain& c, std::unordered_set<const Chain*>* seen) const {
     if (!seen->insert(&c).second) return false;
     for (const Rule& r : c.rules) {
-      if (r.action == Action::kAccept || r.action == Action::kUnknown) return true;
+      if (r.action == Action::kAccept || r.action == Action::kQueue || r.action == Action::kUnknown) return true;
       if (r.action == Action::kJump || r.action == Action::kGoto)
         if (const Chain* t = tw->Find(r.target); t != nullptr && MayEnd(*t, seen)) return true;
     }
@@ -406,6 +406,13 @@ struct Walker {
           return Flow::kReject;
         case Action::kReturn:
           return Flow::kReturn;
+        case Action::kQueue:
+          // Leaves netfilter for a userspace program; what it answers goes on.
+          last = PlaceOf(c, r);
+          out->uncertain.push_back(absl::StrCat(PlaceOf(c, r).Where(), ": `", r.text,
+                                                "` hands the packet to a userspace program (netfilter queue), whose "
+                                                "verdict decides; assumed it accepts"));
+          return Flow::kAccept;
         case Action::kJump:
         case Action::kGoto: {
           const Chain* target = tw->Find(r.target);
@@ -420,6 +427,13 @@ struct Walker {
                                                 "`: verdict not understood; assumed to continue"));
           continue;
       }
+    }
+    if (c.cut && !out->cut) {
+      out->cut = true;
+      out->uncertain.push_back(absl::StrCat(rs.source, " ", table.name, " ", c.name,
+                                            ": the dump ends inside this chain; rules after ",
+                                            c.rules.empty() ? "its start" : absl::StrCat("line ", c.rules.back().line),
+                                            " are unknown"));
     }
     return Flow::kReturn;
   }

@@ -98,6 +98,10 @@ struct Outcome {
   std::optional<Place> base_chain;
   // Rules not understood that could have changed the fate, with why.
   std::vector<std::string> uncertain;
+  // The packet reached the end of a chain the dump cut short (Chain::cut):
+  // the rules after the cut could have decided otherwise, so a fate decided
+  // after that point (a policy, a later rule) is not certain.
+  bool cut = false;
   // Base chains walked, in order, each "SOURCE FAMILY TABLE CHAIN: fate".
   std::vector<std::string> walked;
   // Tables skipped: nft copies of iptables-nft tables, other families.

@@ -3,9 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "facts/firewall/generated.h"
 #include "facts/firewall/iptables_save.h"
+#include "facts/firewall/nft_json.h"
 #include "facts/firewall/nft_ruleset.h"
 #include "facts/firewall/test_util.h"
 #include "gmock/gmock.h"
@@ -17,6 +20,7 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::rdmacheck::testing::StatusIs;
 
 Ruleset Load(const std::string& name) {
   std::string text = testing::Fixture(name);
@@ -371,6 +375,174 @@ TEST(EvaluateFwdTest, ForwardChainWithBothInterfaces) {
   EXPECT_EQ(Evaluate({fwd}, RoceFwdPacket("br0", "eth1", 4)).fate, Fate::kDropped);
   EXPECT_EQ(Evaluate({fwd}, RoceFwdPacket("br0", "br0", 4)).fate, Fate::kAccepted);
   EXPECT_EQ(Evaluate({fwd}, RocePacket("br0", "198.18.0.1")).fate, Fate::kAccepted);
+}
+
+
+// Rulesets from the world (fixtures/rulesets/world/SOURCES.tsv): each read
+// as the check reads it and judged for RoCE v2 in on, and out of, an uplink
+// named eth0 with the address 198.18.0.1.
+struct WorldCase {
+  const char* file;
+  Fate in;
+  Fate out;
+  bool in_certain;  // no rule may-match, nothing cut short on the way
+};
+
+absl::StatusOr<Ruleset> LoadWorld(const std::string& file) {
+  std::string text = testing::Fixture("world/" + file);
+  if (text.empty()) return absl::NotFoundError(file);
+  if (absl::EndsWith(file, ".save")) {
+    const bool v6 = absl::StrContains(file, "ip6tables");
+    absl::StatusOr<Ruleset> rs = ParseIptablesSave(text, file, v6 ? 6 : 4);
+    if (rs.ok()) rs->source = v6 ? "ip6tables-nft" : "iptables-nft";
+    return rs;
+  }
+  return ParseNftListing(text, file);
+}
+
+const WorldCase kWorld[] = {
+    {"centos7_k8s_flannel_docker_libvirt_iptables_services.save", Fate::kRejected, Fate::kAccepted, true},
+    {"docker_tailscale_free5gc_iptables_nft.save", Fate::kAccepted, Fate::kAccepted, false},  // -s 100.64.0.0/10
+    {"firewalld_direct_xtables_save_182_ipset_drop_truncated.save", Fate::kAccepted, Fate::kAccepted, false},
+    {"rhel7_firewalld_era_ip6tables_save_reject_adm_prohibited.save", Fate::kAccepted, Fate::kAccepted, true},
+    // Cut inside a later chain: INPUT was read whole, so its policy stands.
+    {"ubuntu1604_algo_ipsec_vpn_input_drop_truncated.save", Fate::kDropped, Fate::kAccepted, false},  // -m policy
+    {"ubuntu_libvirt_sshguard_duplicated_rules.save", Fate::kAccepted, Fate::kAccepted, true},
+    {"debian13_podman5_rootless_netavark_table_expand2.nft", Fate::kAccepted, Fate::kAccepted, true},
+    // The last '}' is missing; out: `ct state related,new queue ...` hands it to OpenSnitch.
+    {"devuan_opensnitch_leftover_queue_policy_drop_truncated.nft", Fate::kDropped, Fate::kAccepted, true},
+    {"docker29_nftables_bridge_portmap_table.nft", Fate::kAccepted, Fate::kAccepted, true},
+    {"nftables_tests_firewalld_zones_huge_transaction.nft", Fate::kRejected, Fate::kAccepted, true},
+    // Anonymous chains (`tcp flags syn jump { ... }`), output policy drop.
+    {"nftables_tests_user_router_sample_ruleset_vmaps.nft", Fate::kDropped, Fate::kDropped, false},  // fib, @sets
+    {"opensnitch_host_ratelimited_reject_queue_truncated.nft", Fate::kAccepted, Fate::kAccepted, false},
+    {"openwrt_fw4_passwall_fullcone_router.nft", Fate::kRejected, Fate::kAccepted, true},
+    {"rhel8_iptables_services_translated_nft_host_prohibited.nft", Fate::kRejected, Fate::kAccepted, true},
+    {"ubuntu_lxd_libvirt_iptables_nft_handles.nft", Fate::kAccepted, Fate::kAccepted, true},
+    {"ubuntu_multipass_iptables_nft_warnings_xt_target.nft", Fate::kAccepted, Fate::kAccepted, true},
+    {"v2ray_tproxy_host_inet_filter_reject.nft", Fate::kRejected, Fate::kAccepted, true},
+    {"netfilter_devel_nft091_raw_notrack_oneline.json", Fate::kAccepted, Fate::kAccepted, true},
+    {"netfilter_devel_nft092_secmark_only_jq_pretty.json", Fate::kAccepted, Fate::kAccepted, true},
+};
+
+class WorldRulesetTest : public ::testing::TestWithParam<WorldCase> {};
+
+TEST_P(WorldRulesetTest, DecidesRoceInAndOut) {
+  const WorldCase& c = GetParam();
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, LoadWorld(c.file));
+  Outcome in = Evaluate({rs}, RocePacket("eth0", "198.18.0.1"));
+  Outcome out = Evaluate({rs}, RoceOutPacket("eth0", "198.18.0.1"));
+  EXPECT_EQ(FateName(in.fate), FateName(c.in)) << (in.decided_by ? in.decided_by->Where() : "");
+  EXPECT_EQ(FateName(out.fate), FateName(c.out)) << (out.decided_by ? out.decided_by->Where() : "");
+  EXPECT_EQ(in.uncertain.empty() && !in.cut, c.in_certain) << absl::StrJoin(in.uncertain, "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(World, WorldRulesetTest, ::testing::ValuesIn(kWorld));
+
+// Over IPv6 the RHEL 7 ip6tables ruleset rejects it at its last INPUT rule.
+TEST(WorldRulesetTest, Ip6tablesRejectsRoceOverIpv6) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, LoadWorld("rhel7_firewalld_era_ip6tables_save_reject_adm_prohibited.save"));
+  Outcome in = Evaluate({rs}, RocePacket("eth0", "2001:db8::1"));
+  EXPECT_EQ(in.fate, Fate::kRejected);
+  ASSERT_TRUE(in.decided_by.has_value());
+  EXPECT_THAT(in.decided_by->text, HasSubstr("icmp6-adm-prohibited"));
+}
+
+// nft printed a comment holding a tab and the next rule unquoted: a
+// structural error, named with its line, never a guess.
+TEST(WorldRulesetTest, MangledCommentsAreRefusedWithTheirLine) {
+  EXPECT_THAT(LoadWorld("kube_nfproxy_ubuntu1804_nft091_mangled_comments.nft"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("nft091_mangled_comments.nft:67:")));
+}
+
+// Cut short inside the base chain itself: its policy is what the dump
+// shows, not what decides, so the outcome is marked cut.
+TEST(CutDumpTest, NftPolicyOfAChainCutShortIsNotCertain) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                   "priority filter; policy drop;\n\t\tct state established accept\n",
+                                                   "cut.nft"));
+  EXPECT_THAT(rs.incomplete, HasSubstr("cut.nft:4: the listing ends inside table inet f chain input"));
+  Outcome o = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kDropped);
+  EXPECT_TRUE(o.cut);
+  EXPECT_THAT(o.uncertain, Contains(HasSubstr("the dump ends inside this chain; rules after line 4 are unknown")));
+}
+
+TEST(CutDumpTest, NftLineCutMidWayIsNotReadAsARule) {
+  // "udp dport 47" of "udp dport 4791 accept": not a rule about port 47.
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                   "priority filter; policy accept;\n\t\tudp dport 47",
+                                                   "cut.nft"));
+  ASSERT_EQ(rs.tables.size(), 1u);
+  EXPECT_TRUE(rs.tables[0].chains[0].rules.empty());
+  EXPECT_THAT(rs.incomplete, HasSubstr("was not read: `udp dport 47`"));
+}
+
+TEST(CutDumpTest, NftJumpToAChainAfterTheCutMayMatch) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                   "priority filter; policy accept;\n\t\tjump later\n\t}\n",
+                                                   "cut.nft"));
+  const Rule& r = rs.tables[0].chains[0].rules[0];
+  EXPECT_THAT(r.not_understood, Contains(HasSubstr("jump to chain later, which the cut dump does not reach")));
+  EXPECT_FALSE(rs.tables[0].chains[0].cut);  // its '}' was read
+}
+
+TEST(CutDumpTest, NftSetCutShortIsNotUnderstood) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet t {\n\tset s {\n\t\ttype inet_service\n\t\telements "
+                                                   "= { 1, 2,\n",
+                                                   "cut.nft"));
+  EXPECT_FALSE(rs.tables[0].sets.at("s").understood);
+  EXPECT_THAT(rs.incomplete, HasSubstr("inside table inet t set s"));
+}
+
+TEST(CutDumpTest, IptablesChainsFromTheLastRuleOnMayHaveMore) {
+  // *-save prints chains in order: INPUT's rules were followed by FORWARD's,
+  // so INPUT is whole; FORWARD and OUTPUT may have more.
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseIptablesSave("*filter\n:INPUT DROP [0:0]\n:FORWARD ACCEPT [0:0]\n"
+                                                     ":OUTPUT ACCEPT [0:0]\n-A INPUT -i lo -j ACCEPT\n"
+                                                     "-A FORWARD -j ACCEPT\n",
+                                                     "cut.save", 4));
+  const Table& t = rs.tables[0];
+  EXPECT_FALSE(t.FindChain("INPUT")->cut);
+  EXPECT_TRUE(t.FindChain("FORWARD")->cut);
+  EXPECT_TRUE(t.FindChain("OUTPUT")->cut);
+  EXPECT_THAT(rs.incomplete, HasSubstr("cut.save:6: table filter ends without COMMIT"));
+  Outcome in = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(in.fate, Fate::kDropped);
+  EXPECT_FALSE(in.cut);
+}
+
+TEST(QueueTest, AQueuedPacketIsAcceptedOnlyIfTheProgramSaysSo) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                   "priority filter; policy drop;\n\t\tct state new queue num 0 "
+                                                   "bypass\n\t}\n}\n",
+                                                   "q.nft"));
+  Outcome o = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kAccepted);
+  EXPECT_THAT(o.uncertain, Contains(HasSubstr("hands the packet to a userspace program")));
+}
+
+TEST(AnonymousChainTest, ADropInsideAnAnonymousChainDrops) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs,
+                       ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input priority filter; "
+                                       "policy accept;\n\t\tmeta l4proto udp jump {\n\t\t\tudp dport 4791 drop\n\t\t}\n"
+                                       "\t\tudp dport 4791 accept\n\t}\n}\n",
+                                       "anon.nft"));
+  ASSERT_EQ(rs.tables[0].chains.size(), 2u);
+  EXPECT_EQ(rs.tables[0].chains[1].name, "input/anonymous-4");
+  EXPECT_EQ(rs.tables[0].chains[0].rules.size(), 2u);  // the jump, then the accept after the block
+  Outcome o = Evaluate({rs}, RocePacket("va", "198.18.0.1"));
+  EXPECT_EQ(o.fate, Fate::kDropped);
+  EXPECT_THAT(o.decided_by->Where(), HasSubstr("input/anonymous-4"));
+}
+
+TEST(OneLineCloseTest, ARuleFollowedByTheChainsBraceOnItsLine) {
+  ASSERT_OK_AND_ASSIGN(Ruleset rs, ParseNftRuleset("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                                   "priority filter; policy accept;\n\t\tudp dport 4791 drop "
+                                                   "comment \"x\" }\n}\n",
+                                                   "one.nft"));
+  ASSERT_EQ(rs.tables[0].chains[0].rules.size(), 1u);
+  EXPECT_EQ(Evaluate({rs}, RocePacket("va", "198.18.0.1")).fate, Fate::kDropped);
 }
 
 }  // namespace

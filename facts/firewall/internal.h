@@ -46,8 +46,12 @@ bool AddMatchValue(Match* m, const std::string& value);
 // of the table (else `err(rule, what)` is returned), every @set exists, and
 // each @set reference takes the set's elements as its values (elements that
 // do not fit, or a set not understood, make the rule "may match").
+// `cut`: the dump ends inside this table, so a chain or set defined after
+// the cut is missing: a rule naming one is kept as "may match" (its
+// not_understood says why) instead of an error.
 absl::Status ResolveReferences(Table* t,
-                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err);
+                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err,
+                               bool cut = false);
 
 }  // namespace rdmacheck::firewall::internal
 

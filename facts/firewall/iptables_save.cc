@@ -91,10 +91,17 @@ class Reader {
 
   absl::StatusOr<Ruleset> Run(absl::string_view text) {
     std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+    // A paste cut mid-line ends without a newline: its last line may be a
+    // rule cut in half, which is not read as a rule.
+    const bool cut_mid_line = !text.empty() && text.back() != '\n';
     for (size_t i = 0; i < lines.size(); ++i) {
       line_ = static_cast<int>(i) + 1;
       absl::string_view l = absl::StripAsciiWhitespace(lines[i]);
       if (l.empty() || l.front() == '#') continue;
+      if (cut_mid_line && i + 1 == lines.size() && in_table_ && l != "COMMIT") {
+        partial_last_ = std::string(l);
+        break;
+      }
       last_line_ = line_;
       if (l.front() == '*') {
         if (in_table_) return Err(absl::StrCat("table ", l.substr(1), " starts before COMMIT of table ", table().name));
@@ -105,6 +112,7 @@ class Reader {
         t.line = line_;
         rs_.tables.push_back(std::move(t));
         in_table_ = true;
+        last_rule_chain_.clear();
         continue;
       }
       if (!in_table_) return Err(absl::StrCat("`", l, "` outside a table (expected `*filter` first)"));
@@ -131,7 +139,7 @@ class Reader {
     }
     if (in_table_) {
       line_ = last_line_;
-      return Err(absl::StrCat("table ", table().name, " has no COMMIT (truncated dump?)"));
+      RDMACHECK_RETURN_IF_ERROR(EndCut());
     }
     return std::move(rs_);
   }
@@ -300,13 +308,14 @@ class Reader {
         m.values = {v};
       } else if (opt == "--comment" || opt == "--log-prefix" || opt == "--log-level" ||
                  opt == "--reject-with" || opt == "--icmp-type" || opt == "--icmpv6-type" ||
-                 opt == "--nflog-prefix" || opt == "--nflog-group" || opt == "--limit-burst") {
+                 opt == "--nflog-prefix" || opt == "--nflog-group" || opt == "--limit-burst" ||
+                 opt == "--queue-num" || opt == "--queue-balance") {
         RDMACHECK_ASSIGN_OR_RETURN(std::string v, value(opt));
         // --icmp-type comes with -p icmp, which already decides for UDP.
         (void)v;
         continue;
       } else if (opt == "--log-uid" || opt == "--log-tcp-sequence" || opt == "--log-tcp-options" ||
-                 opt == "--log-ip-options") {
+                 opt == "--log-ip-options" || opt == "--queue-bypass" || opt == "--queue-cpu-fanout") {
         ++i;
         continue;
       } else if (opt == "-j" || opt == "--jump" || opt == "-g" || opt == "--goto") {
@@ -318,6 +327,7 @@ class Reader {
         else if (v == "REJECT") r.action = Action::kReject;
         else if (v == "RETURN") r.action = Action::kReturn;
         else if (NonTerminalTarget(v)) r.action = Action::kNone;
+        else if (v == "NFQUEUE" || v == "QUEUE") r.action = Action::kQueue;
         else if (absl::AsciiStrToUpper(v) == v && FindChain(v) == nullptr) {
           r.action = Action::kUnknown;  // QUEUE, NFQUEUE, TPROXY, ...
           r.not_understood.push_back(absl::StrCat(opt, " ", v));
@@ -338,6 +348,7 @@ class Reader {
       m.text = absl::StrCat(neg ? "! " : "", opt, " ", t[i - 1]);
       r.matches.push_back(std::move(m));
     }
+    last_rule_chain_ = c->name;
     c->rules.push_back(std::move(r));
     return absl::OkStatus();
   }
@@ -350,6 +361,29 @@ class Reader {
   }
 
   // At COMMIT: every jump names a chain of the table.
+  // The dump ends inside a table, without its COMMIT (a paste or capture cut
+  // short): what was read stands. *-save prints each chain's rules together,
+  // in the order the chains are declared, so the chain of the last rule read
+  // and every chain declared after it may have rules the dump does not show
+  // (Chain::cut); Ruleset::incomplete says where it stops.
+  absl::Status EndCut() {
+    std::vector<Chain>& chains = table().chains;
+    size_t from = 0;
+    for (size_t i = 0; i < chains.size(); ++i)
+      if (chains[i].name == last_rule_chain_) from = i;
+    std::vector<std::string> cut;
+    for (size_t i = from; i < chains.size(); ++i) {
+      chains[i].cut = true;
+      cut.push_back(chains[i].name);
+    }
+    rs_.incomplete = absl::StrCat(rs_.file, ":", line_, ": table ", table().name,
+                                  " ends without COMMIT (the dump is cut short)");
+    if (!cut.empty()) absl::StrAppend(&rs_.incomplete, "; chains that may have more rules: ", absl::StrJoin(cut, ", "));
+    if (!partial_last_.empty())
+      absl::StrAppend(&rs_.incomplete, "; its last line, cut mid-line, was not read: `", partial_last_, "`");
+    return Resolve();
+  }
+
   absl::Status Resolve() {
     for (const Chain& c : table().chains)
       for (const Rule& r : c.rules)
@@ -366,6 +400,8 @@ class Reader {
   int line_ = 0;
   int last_line_ = 0;
   bool in_table_ = false;
+  std::string last_rule_chain_;  // the chain of the last -A read
+  std::string partial_last_;     // a last line cut mid-line, not read
 };
 
 }  // namespace

@@ -70,7 +70,7 @@ const FormCase kForms[] = {
     // Not understood: kept, "may match".
     {"-m limit --limit 3/min --limit-burst 10 -j DROP", Action::kDrop, Tri::kMaybe, "--limit 3/min"},
     {"-m recent --rcheck --seconds 60 -j DROP", Action::kDrop, Tri::kMaybe, "-m recent --rcheck"},
-    {"-p udp -j NFQUEUE --queue-num 1", Action::kUnknown, Tri::kMaybe, "-j NFQUEUE"},
+    {"-p udp -j NFQUEUE --queue-num 1 --queue-bypass", Action::kQueue, Tri::kYes, ""},
 };
 
 class IptFormTest : public ::testing::TestWithParam<FormCase> {};
@@ -149,7 +149,6 @@ struct BadCase {
 
 const BadCase kBad[] = {
     {"rule_outside_table", "-A INPUT -j ACCEPT\n", 4, "bad.save:1: `-A INPUT -j ACCEPT` outside a table"},
-    {"no_commit", "*filter\n:INPUT ACCEPT [0:0]\n", 4, "bad.save:2: table filter has no COMMIT"},
     {"undeclared_chain", "*filter\n:INPUT ACCEPT [0:0]\n-A FOO -j ACCEPT\nCOMMIT\n", 4,
      "bad.save:3: -A to chain FOO which table filter does not declare"},
     {"jump_undeclared", "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j nowhere\nCOMMIT\n", 4,

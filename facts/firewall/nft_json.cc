@@ -362,8 +362,7 @@ class Reader {
         r->not_understood.push_back(absl::StrCat(k, " without a target"));
       }
     } else if (k == "queue") {
-      r->action = Action::kUnknown;
-      r->not_understood.push_back("queue");
+      r->action = Action::kQueue;
     } else {
       return false;
     }

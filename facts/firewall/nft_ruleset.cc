@@ -42,6 +42,22 @@ absl::string_view StripComment(absl::string_view l) {
   return l;
 }
 
+// A rule line that also closes its chain ("... comment \"x\" }", as nft
+// prints a rule whose comment holds a tab and the next rule): the rule
+// without the '}', or nullopt when the line has no unmatched '}' at its end.
+std::optional<absl::string_view> RuleBeforeClose(absl::string_view l) {
+  if (l.size() < 2 || l.back() != '}') return std::nullopt;
+  bool q = false;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < l.size(); ++i) {
+    if (l[i] == '"') q = !q;
+    if (q) continue;
+    depth += (l[i] == '{') - (l[i] == '}');
+  }
+  if (q || depth != 0) return std::nullopt;
+  return absl::StripTrailingAsciiWhitespace(l.substr(0, l.size() - 1));
+}
+
 // The handle `nft -a` prints after a rule or chain ("... # handle 7"); 0 if none.
 int HandleOf(absl::string_view raw) {
   size_t at = raw.rfind("# handle ");
@@ -123,6 +139,9 @@ class Reader {
 
   absl::StatusOr<Ruleset> Run(absl::string_view text) {
     std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+    // A paste cut mid-line ends without a newline: its last line may be a
+    // rule cut in half ("udp dport 47"), which is not read as a rule.
+    const bool cut_mid_line = !text.empty() && text.back() != '\n';
     bool managed_next = false;
     for (size_t i = 0; i < lines.size(); ++i) {
       line_ = static_cast<int>(i) + 1;
@@ -172,6 +191,10 @@ class Reader {
           RDMACHECK_RETURN_IF_ERROR(TableLine(l));
           break;
         case Level::kChain:
+          if (cut_mid_line && i + 1 == lines.size() && l != "}") {
+            partial_last_ = std::string(l);
+            break;
+          }
           RDMACHECK_RETURN_IF_ERROR(ChainLine(l));
           break;
         case Level::kSet:
@@ -184,10 +207,9 @@ class Reader {
       }
     }
     line_ = last_line_;
-    if (in_elements_) return Err("set elements not closed with '}' at end of input");
-    if (level_ != Level::kTop)
-      return Err("unexpected end of input inside a table (missing '}'; truncated dump?)");
-    for (Table& t : rs_.tables) RDMACHECK_RETURN_IF_ERROR(Resolve(&t));
+    const bool cut = level_ != Level::kTop || in_elements_;
+    if (cut) EndCut();
+    for (Table& t : rs_.tables) RDMACHECK_RETURN_IF_ERROR(Resolve(&t, cut && &t == &rs_.tables.back()));
     return std::move(rs_);
   }
 
@@ -215,6 +237,8 @@ class Reader {
       c.line = line_;
       c.handle = handle_;
       table().chains.push_back(std::move(c));
+      cur_ = table().chains.size() - 1;
+      open_chains_ = {cur_};
       level_ = Level::kChain;
       return absl::OkStatus();
     }
@@ -290,11 +314,29 @@ class Reader {
   }
 
   absl::Status ChainLine(absl::string_view l) {
-    Chain& c = table().chains.back();
-    if (l == "}") {
-      level_ = Level::kTable;
+    if (l == "}") return CloseChain();
+    if (std::optional<absl::string_view> rule = RuleBeforeClose(l)) {
+      RDMACHECK_RETURN_IF_ERROR(ChainLine(*rule));
+      return CloseChain();
+    }
+    // An anonymous chain ("tcp flags syn jump {" ... "}"): a chain of its
+    // own, named after its parent and line ("PREROUTING_RAW/anonymous-53"),
+    // that the rule jumps (or goes) to.
+    std::vector<absl::string_view> w = absl::StrSplit(l, ' ', absl::SkipEmpty());
+    if (w.size() >= 2 && w.back() == "{" && (w[w.size() - 2] == "jump" || w[w.size() - 2] == "goto")) {
+      Chain anon;
+      anon.name = absl::StrCat(table().chains[cur_].name, "/anonymous-", line_);
+      anon.line = line_;
+      const std::string rule = absl::StrCat(absl::StripTrailingAsciiWhitespace(l.substr(0, l.size() - 1)), " ",
+                                            anon.name);
+      RDMACHECK_RETURN_IF_ERROR(ChainLine(rule));
+      table().chains[cur_].rules.back().text = std::string(l);
+      table().chains.push_back(std::move(anon));
+      cur_ = table().chains.size() - 1;
+      open_chains_.push_back(cur_);
       return absl::OkStatus();
     }
+    Chain& c = table().chains[cur_];
     if (absl::StartsWith(l, "type ")) return HookLine(l, &c);
     if (absl::StartsWith(l, "policy ")) return PolicyPart(l, &c);
     if (absl::StartsWith(l, "comment ") && c.rules.empty()) return absl::OkStatus();
@@ -332,6 +374,16 @@ class Reader {
         k.not_understood.push_back(absl::StrCat("vmap verdict `", verdict, "`"));
       }
       c.rules.push_back(std::move(k));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CloseChain() {
+    open_chains_.pop_back();
+    if (open_chains_.empty()) {
+      level_ = Level::kTable;
+    } else {
+      cur_ = open_chains_.back();
     }
     return absl::OkStatus();
   }
@@ -419,7 +471,15 @@ class Reader {
       if (w == "drop") { r->action = Action::kDrop; ++i; continue; }
       if (w == "return") { r->action = Action::kReturn; ++i; continue; }
       if (w == "continue") { r->action = Action::kContinue; ++i; continue; }
-      if (w == "queue") { r->action = Action::kUnknown; r->not_understood.push_back("queue"); ++i; continue; }
+      if (w == "queue") {
+        // queue [flags bypass,fanout] [num|to N[-M]] [bypass] [fanout]
+        r->action = Action::kQueue;
+        ++i;
+        while (word(i) == "num" || word(i) == "to" || word(i) == "flags" || word(i) == "bypass" ||
+               word(i) == "fanout")
+          i += (word(i) == "bypass" || word(i) == "fanout") ? 1 : 2;
+        continue;
+      }
       if (w == "reject") {
         r->action = Action::kReject;
         ++i;
@@ -613,10 +673,31 @@ class Reader {
 
   static bool AddValue(Match* m, const std::string& s) { return internal::AddMatchValue(m, s); }
 
-  absl::Status Resolve(Table* t) {
-    return internal::ResolveReferences(t, [this](const Rule& r, absl::string_view what) {
-      return ErrAt(r.line, what);
-    });
+  // The listing ends inside a table (a paste or a capture cut short): what
+  // was read stands. The chains still open are marked cut (rules after the
+  // last one read are unknown), a set still open is not understood, and
+  // Ruleset::incomplete says where it stops.
+  void EndCut() {
+    Table& t = table();
+    std::string where = absl::StrCat("table ", t.family, " ", t.name);
+    if (level_ == Level::kChain) {
+      for (size_t i : open_chains_) t.chains[i].cut = true;
+      absl::StrAppend(&where, " chain ", t.chains[cur_].name);
+    } else if (level_ == Level::kSet || in_elements_) {
+      t.sets[set_].understood = false;
+      absl::StrAppend(&where, " set ", set_);
+    }
+    rs_.incomplete = absl::StrCat(rs_.file, ":", line_, ": the listing ends inside ", where,
+                                  " (no closing '}'): what follows is unknown");
+    if (!partial_last_.empty())
+      absl::StrAppend(&rs_.incomplete, "; its last line, cut mid-line, was not read: `", partial_last_, "`");
+  }
+
+  // `cut`: the table the listing ends in, where a jump or a set that would
+  // have been defined after the cut is "may match" rather than an error.
+  absl::Status Resolve(Table* t, bool cut) {
+    return internal::ResolveReferences(
+        t, [this](const Rule& r, absl::string_view what) { return ErrAt(r.line, what); }, cut);
   }
 
   Ruleset rs_;
@@ -630,6 +711,11 @@ class Reader {
   std::vector<std::pair<std::string, std::string>> vmap_;  // of the rule being read
   Match vmap_match_;
   std::string elements_;
+  // The chain rules go to, and the chains open around it (an anonymous
+  // chain inside its parent), as indices into table().chains.
+  size_t cur_ = 0;
+  std::vector<size_t> open_chains_;
+  std::string partial_last_;  // a last line cut mid-line, not read
 };
 
 }  // namespace

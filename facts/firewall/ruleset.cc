@@ -22,6 +22,7 @@ absl::string_view ActionName(Action a) {
     case Action::kGoto: return "goto";
     case Action::kReturn: return "return";
     case Action::kContinue: return "continue";
+    case Action::kQueue: return "queue";
     case Action::kUnknown: return "unknown";
   }
   return "unknown";
@@ -215,15 +216,24 @@ bool AddMatchValue(Match* m, const std::string& s) {
 }
 
 absl::Status ResolveReferences(Table* t,
-                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err) {
+                               absl::FunctionRef<absl::Status(const Rule&, absl::string_view)> err,
+                               bool cut) {
   for (Chain& c : t->chains) {
     for (Rule& r : c.rules) {
-      if ((r.action == Action::kJump || r.action == Action::kGoto) && t->FindChain(r.target) == nullptr)
-        return err(r, absl::StrCat(ActionName(r.action), " to chain ", r.target, " which table ",
-                                   t->family, " ", t->name, " does not define"));
+      if ((r.action == Action::kJump || r.action == Action::kGoto) && t->FindChain(r.target) == nullptr) {
+        if (!cut)
+          return err(r, absl::StrCat(ActionName(r.action), " to chain ", r.target, " which table ",
+                                     t->family, " ", t->name, " does not define"));
+        r.not_understood.push_back(absl::StrCat(ActionName(r.action), " to chain ", r.target,
+                                                ", which the cut dump does not reach"));
+      }
       for (Match& m : r.matches) {
         if (m.set_ref.empty()) continue;
         auto it = t->sets.find(m.set_ref);
+        if (it == t->sets.end() && cut) {
+          r.not_understood.push_back(absl::StrCat(m.text, " (set not in the cut dump)"));
+          continue;
+        }
         if (it == t->sets.end())
           return err(r, absl::StrCat("set @", m.set_ref, " is not defined in table ", t->family, " ",
                                      t->name));

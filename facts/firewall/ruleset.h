@@ -52,7 +52,9 @@ struct MarkSet {
   std::string text;  // as written, for evidence
 };
 
-enum class Action { kNone, kAccept, kDrop, kReject, kJump, kGoto, kReturn, kContinue, kUnknown };
+// kQueue: handed to a userspace program (nft `queue`, iptables NFQUEUE,
+// QUEUE), whose verdict decides: OpenSnitch, Suricata in IPS mode.
+enum class Action { kNone, kAccept, kDrop, kReject, kJump, kGoto, kReturn, kContinue, kQueue, kUnknown };
 absl::string_view ActionName(Action a);  // "accept", "drop", ...
 
 struct Rule {
@@ -78,6 +80,9 @@ struct Chain {
   int priority = 0;
   std::string policy;    // "accept" | "drop" (base chains)
   std::vector<Rule> rules;
+  // The dump ends inside this chain (Ruleset::incomplete): rules after the
+  // last one read are unknown, so reaching its end decides nothing for sure.
+  bool cut = false;
 };
 
 struct Set {
