@@ -329,7 +329,12 @@ class Reader {
       anon.line = line_;
       const std::string rule = absl::StrCat(absl::StripTrailingAsciiWhitespace(l.substr(0, l.size() - 1)), " ",
                                             anon.name);
+      const size_t before = table().chains[cur_].rules.size();
       RDMACHECK_RETURN_IF_ERROR(ChainLine(rule));
+      // "devices jump {", "policy jump {": a line that is not a rule adds
+      // none, and no rule jumps to the block.
+      if (table().chains[cur_].rules.size() == before)
+        return Err(absl::StrCat("`", l, "` opens an anonymous chain but is not a rule"));
       table().chains[cur_].rules.back().text = std::string(l);
       table().chains.push_back(std::move(anon));
       cur_ = table().chains.size() - 1;

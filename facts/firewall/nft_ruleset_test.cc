@@ -224,6 +224,9 @@ const BadCase kBad[] = {
      "bad.nft:3: unclosed '{'"},
     {"selector_without_value", "table inet t {\n\tchain c {\n\t\tudp dport\n\t}\n}\n",
      "bad.nft:3: `udp` without a value"},
+    {"anonymous_chain_after_a_non_rule",
+     "table netdev t {\n\tchain c {\n\t\tdevices jump {\n\t\t}\n\t}\n}\n",
+     "bad.nft:3: `devices jump {` opens an anonymous chain but is not a rule"},
     {"bad_vmap", "table inet t {\n\tchain c {\n\t\tct state vmap { new accept }\n\t}\n}\n",
      "bad.nft:3: vmap element `new accept`"},
 };
