@@ -400,10 +400,31 @@ absl::Status ExplainRuleSet::Validate() {
   return absl::OkStatus();
 }
 
+namespace {
+
+// A line its logger marked as below the informational level: UCX's DEBUG
+// and trace levels ("UCX  DEBUG", src/ucs/debug/log.c) and libfabric's
+// "<debug>" / "<trace>" (FI_LOG_LEVEL). The program did not count it as a
+// problem (UCX probes features at DEBUG and falls back when a call fails),
+// so no rule explains it.
+bool BelowInfoLevel(absl::string_view line) {
+  static constexpr absl::string_view kUcxLevels[] = {"DEBUG", "TRACE", "REQ ", "DATA ", "ASYNC", "FUNC ", "POLL "};
+  for (size_t at = line.find("UCX "); at != absl::string_view::npos; at = line.find("UCX ", at + 1)) {
+    absl::string_view rest = absl::StripLeadingAsciiWhitespace(line.substr(at + 4));
+    for (absl::string_view level : kUcxLevels)
+      if (absl::StartsWith(rest, level)) return true;
+  }
+  return absl::StrContains(line, "<debug>") || absl::StrContains(line, "<trace>");
+}
+
+}  // namespace
+
 bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m) const {
   re2::StringPiece text(line.data(), line.size());
   std::vector<int> hits;
   if (!set_->Match(text, &hits) || hits.empty()) return false;
+  // Checked only for a line some rule matches: most lines match none.
+  if (BelowInfoLevel(line)) return false;
   // Set indices follow file order, so the smallest is the first rule.
   const CompiledPattern& cp = compiled_[*std::min_element(hits.begin(), hits.end())];
   m->rule = cp.rule;

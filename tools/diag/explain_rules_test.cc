@@ -343,6 +343,27 @@ TEST(ExplainRules, RemediationSubstitutesCaptures) {
   EXPECT_EQ(all.find("${"), std::string::npos);
 }
 
+// The same failing call at UCX's ERROR level is a finding, at DEBUG (a probe
+// UCX falls back from) none; libfabric's <debug> and <trace> likewise.
+TEST(ExplainRules, LinesBelowTheLoggersInfoLevelAreNoFinding) {
+  auto rules = Embedded();
+  ASSERT_NE(rules, nullptr);
+  LineMatch m;
+  EXPECT_TRUE(rules->Classify(
+      "[1681107537.414083] [w-2:146204:0]  rc_mlx5_common.c:735  UCX  ERROR ibv_alloc_dm(dev=mlx5_2 length=2048) "
+      "failed: Invalid argument",
+      &m));
+  EXPECT_FALSE(rules->Classify(
+      "[1681107537.414083] [w-2:146204:0]  rc_mlx5_common.c:735  UCX  DEBUG ibv_alloc_dm(dev=mlx5_2 length=2048) "
+      "failed: Invalid argument",
+      &m));
+  EXPECT_FALSE(rules->Classify("[1.0] [h:1:0]  ib_iface.c:1  UCX  TRACE ibv_create_qp() failed: Invalid argument", &m));
+  EXPECT_TRUE(rules->Classify(
+      "libfabric:verbs:fabric:fi_ibv_get_qp_cap():445<info> ibv_create_qp: Invalid argument(22)", &m));
+  EXPECT_FALSE(rules->Classify(
+      "libfabric:verbs:fabric:fi_ibv_get_qp_cap():445<debug> ibv_create_qp: Invalid argument(22)", &m));
+}
+
 TEST(ExplainRules, SubstituteLeavesMissingCapturesVisible) {
   Captures caps = {{"dev", "mlx5_0"}};
   EXPECT_EQ(ExplainRuleSet::Substitute("ibv_devinfo -d ${dev} -i ${port}", caps),
