@@ -15,11 +15,6 @@
 namespace rdmacheck {
 namespace {
 
-// "rxe0 GID 1 ::ffff:198.18.0.1" -> "198.18.0.1" for an IPv4-mapped GID.
-std::string Ipv4Of(const std::string& gid) {
-  return absl::StartsWithIgnoreCase(gid, "::ffff:") && absl::StrContains(gid, ".") ? gid.substr(7) : "";
-}
-
 // The netdev the probe's packets passed on `dev`: that of the GID it used
 // (a VLAN over the parent when the address is there), else the parent.
 std::string NetdevOf(const DeviceView& view, const std::string& dev, int gid_index) {
@@ -29,6 +24,44 @@ std::string NetdevOf(const DeviceView& view, const std::string& dev, int gid_ind
     for (const GidEntry& g : p.gids)
       if (g.index == gid_index && !g.netdev.empty()) return g.netdev;
   return d->netdev.value_or("");
+}
+
+// The text of GID `index` of `dev`'s port `port`; "" when not gathered.
+std::string GidText(const DeviceView& view, const std::string& dev, int port, int index) {
+  const DeviceInfo* d = view.Device(dev);
+  const PortInfo* p = d ? d->Port(port) : nullptr;
+  if (p == nullptr) return "";
+  for (const GidEntry& g : p->gids)
+    if (g.index == index) return g.gid;
+  return "";
+}
+
+// RTR refused with ENETUNREACH: the kernel (ib_resolve_eth_dmac, resolving
+// the peer GID's address to a MAC when the QP's address vector is set)
+// found no next hop from the netdev of the source GID. A netdev or VLAN set
+// down keeps its GID, and RTR to the peer then fails so (docs/guest.md).
+bool UnreachableAtRtr(const absl::Status& s) {
+  return absl::StrContains(s.message(), "state=RTR") && absl::StrContains(s.message(), "Network is unreachable");
+}
+
+void ExplainUnreachableRtr(const DeviceView& view, const ProbeRequest& req, ResultBuilder& b) {
+  const std::string peer = req.peer_device.empty() ? req.device : req.peer_device;
+  const int gi = req.gid_index.value_or(-1), pgi = req.peer_gid_index.value_or(-1);
+  const std::string na = NetdevOf(view, req.device, gi);
+  const std::string peer_gid = GidText(view, peer, req.peer_port, pgi);
+  const std::string ip = ClassifyGid(peer_gid).ipv4;
+  const NetdevInfo* n = na.empty() ? nullptr : view.Netdev(na);
+  std::string state;
+  if (n && n->operstate) state = absl::StrCat(" (operstate ", *n->operstate, ")");
+  b.Note(absl::StrCat("RTR refused with ENETUNREACH: the kernel found no next hop from ", req.device, " GID ", gi,
+                      na.empty() ? "" : absl::StrCat(" on ", na, state), " to ", peer, " GID ", pgi,
+                      peer_gid.empty() ? "" : absl::StrCat(" ", peer_gid),
+                      ": that netdev is down or no route to the peer's address leaves by it"));
+  b.Remedy(absl::StrCat("ip -br link show ", na.empty() ? "<netdev of the GID>" : na,
+                        "   # must be UP: a netdev or VLAN set down keeps its GID but routes nothing"));
+  if (!ip.empty())
+    b.Remedy(absl::StrCat("ip route get ", ip, "   # must leave by ", na.empty() ? "the GID's netdev" : na));
+  b.Remedy(absl::StrCat("rdmacheck --checks gid-table,rxe-setup -d ", req.device));
 }
 
 std::string WrSubject(const ProbeResult& r, const WrOutcome& w) {
@@ -194,7 +227,7 @@ std::vector<std::string> HangRemedy(HangClass c, const DeviceView& view, const P
                                          "   # shows the fix took");
   const std::string na = NetdevOf(view, r.device, r.gid_index),
                     nb = NetdevOf(view, r.peer_device, r.peer_gid_index);
-  const std::string peer_ip = Ipv4Of(r.peer_gid);
+  const std::string peer_ip = ClassifyGid(r.peer_gid).ipv4;
   switch (c) {
     case HangClass::kPathBlocked: {
       std::vector<std::string> out;
@@ -370,6 +403,8 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
       b.Note(absl::StrCat("could not carry out the probe ", pairs.back()));
       if (absl::IsFailedPrecondition(got.status())) {
         b.Remedy(absl::StrCat("rdmacheck --checks port-active -d ", dev->name));
+      } else if (UnreachableAtRtr(got.status())) {
+        ExplainUnreachableRtr(ctx.view, req, b);
       }
       continue;
     }

@@ -218,6 +218,31 @@ TEST(HungQpTest, SetupErrorIsWarnNotCrash) {
   EXPECT_THAT(r.remediation, Contains(HasSubstr("rdmacheck --checks port-active -d rxe0")));
 }
 
+// A VLAN set down keeps its GID, and RTR to the peer fails with
+// ENETUNREACH (docs/guest.md): the check names the GID's netdev and its
+// state, and the commands that show it.
+TEST(HungQpTest, RtrUnreachableNamesTheGidsNetdev) {
+  DeviceView v = LivePair();
+  for (NetdevInfo& n : v.netdevs)
+    if (n.name == "va") n.operstate = "down";
+  Options opts;
+  opts.device = "rxe0";
+  Result r = RunWith(v,
+                     absl::UnknownError("ibv_modify_qp(dev=rxe0 qp=17 state=RTR dest_qpn=18 sgid_index=1): "
+                                        "Network is unreachable"),
+                     nullptr, opts);
+  EXPECT_EQ(r.verdict, Verdict::kWarn);
+  EXPECT_THAT(r.notes, Contains(HasSubstr("RTR refused with ENETUNREACH: the kernel found no next hop from rxe0 "
+                                          "GID 1 on va (operstate down) to rxe1 GID 1 ::ffff:198.18.0.2")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip -br link show va")));
+  EXPECT_THAT(r.remediation, Contains(HasSubstr("ip route get 198.18.0.2   # must leave by va")));
+  EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("port-active"))));
+  // Another setup failure gets no such explanation.
+  Result other = RunWith(LivePair(), absl::InvalidArgumentError("ibv_create_qp(dev=rxe0): Invalid argument"), nullptr,
+                         opts);
+  EXPECT_THAT(other.notes, Not(Contains(HasSubstr("ENETUNREACH"))));
+}
+
 // tbf with a 4094-byte bucket on va (scenario 52's): the probe's 64 KiB
 // WRITE would fill packets of 4170-byte frames, which tbf drops and rxe
 // retries without end. The check FAILs naming the qdisc and sends nothing.
