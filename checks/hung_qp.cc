@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -44,16 +45,25 @@ bool UnreachableAtRtr(const absl::Status& s) {
   return absl::StrContains(s.message(), "state=RTR") && absl::StrContains(s.message(), "Network is unreachable");
 }
 
-void ExplainUnreachableRtr(const DeviceView& view, const ProbeRequest& req, ResultBuilder& b) {
-  const std::string peer = req.peer_device.empty() ? req.device : req.peer_device;
-  const int gi = req.gid_index.value_or(-1), pgi = req.peer_gid_index.value_or(-1);
-  const std::string na = NetdevOf(view, req.device, gi);
-  const std::string peer_gid = GidText(view, peer, req.peer_port, pgi);
+void ExplainUnreachableRtr(const DeviceView& view, const ProbeRequest& req, const absl::Status& s,
+                           ResultBuilder& b) {
+  std::string from = req.device, peer = req.peer_device.empty() ? req.device : req.peer_device;
+  int gi = req.gid_index.value_or(-1), pgi = req.peer_gid_index.value_or(-1);
+  int peer_port = req.peer_port;
+  // The call names the device whose QP was refused ("ibv_modify_qp(dev=rxe1 ..."):
+  // the peer's, connecting back, may be the one.
+  if (peer != from && absl::StrContains(s.message(), absl::StrCat("(dev=", peer, " "))) {
+    std::swap(from, peer);
+    std::swap(gi, pgi);
+    peer_port = req.port;
+  }
+  const std::string na = NetdevOf(view, from, gi);
+  const std::string peer_gid = GidText(view, peer, peer_port, pgi);
   const std::string ip = ClassifyGid(peer_gid).ipv4;
   const NetdevInfo* n = na.empty() ? nullptr : view.Netdev(na);
   std::string state;
   if (n && n->operstate) state = absl::StrCat(" (operstate ", *n->operstate, ")");
-  b.Note(absl::StrCat("RTR refused with ENETUNREACH: the kernel found no next hop from ", req.device, " GID ", gi,
+  b.Note(absl::StrCat("RTR refused with ENETUNREACH: the kernel found no next hop from ", from, " GID ", gi,
                       na.empty() ? "" : absl::StrCat(" on ", na, state), " to ", peer, " GID ", pgi,
                       peer_gid.empty() ? "" : absl::StrCat(" ", peer_gid),
                       ": that netdev is down or no route to the peer's address leaves by it"));
@@ -61,7 +71,7 @@ void ExplainUnreachableRtr(const DeviceView& view, const ProbeRequest& req, Resu
                         "   # must be UP: a netdev or VLAN set down keeps its GID but routes nothing"));
   if (!ip.empty())
     b.Remedy(absl::StrCat("ip route get ", ip, "   # must leave by ", na.empty() ? "the GID's netdev" : na));
-  b.Remedy(absl::StrCat("rdmacheck --checks gid-table,rxe-setup -d ", req.device));
+  b.Remedy(absl::StrCat("rdmacheck --checks gid-table,rxe-setup -d ", from));
 }
 
 std::string WrSubject(const ProbeResult& r, const WrOutcome& w) {
@@ -404,7 +414,7 @@ Result HungQpCheck::Run(const CheckContext& ctx) const {
       if (absl::IsFailedPrecondition(got.status())) {
         b.Remedy(absl::StrCat("rdmacheck --checks port-active -d ", dev->name));
       } else if (UnreachableAtRtr(got.status())) {
-        ExplainUnreachableRtr(ctx.view, req, b);
+        ExplainUnreachableRtr(ctx.view, req, got.status(), b);
       }
       continue;
     }

@@ -237,6 +237,13 @@ TEST(HungQpTest, RtrUnreachableNamesTheGidsNetdev) {
   EXPECT_THAT(r.remediation, Contains(HasSubstr("ip -br link show va")));
   EXPECT_THAT(r.remediation, Contains(HasSubstr("ip route get 198.18.0.2   # must leave by va")));
   EXPECT_THAT(r.remediation, Not(Contains(HasSubstr("port-active"))));
+  // The peer's QP, connecting back, refused: the note speaks of its GID.
+  Result back = RunWith(v,
+                        absl::UnknownError("ibv_modify_qp(dev=rxe1 qp=18 state=RTR dest_qpn=17 sgid_index=1): "
+                                           "Network is unreachable"),
+                        nullptr, opts);
+  EXPECT_THAT(back.notes, Contains(HasSubstr("no next hop from rxe1 GID 1 on vb (operstate up) to rxe0 GID 1 "
+                                             "::ffff:198.18.0.1")));
   // Another setup failure gets no such explanation.
   Result other = RunWith(LivePair(), absl::InvalidArgumentError("ibv_create_qp(dev=rxe0): Invalid argument"), nullptr,
                          opts);
