@@ -415,6 +415,35 @@ run_perf_referee() {
 # 85-111 us on 2026-12-03), rdmacheck's ping 94-98 us in the boot that showed
 # it (docs/bench.md): GUEST_LAT_RUNS rounds of each
 # form in turn, some pinned, to find what decides between the two.
+# perf_lat_wall: each tool's reported average latency against the wall
+# clock. The wall time of -n BIG less that of -n 1000 (setup and teardown
+# cancel) over 2 x (BIG - 1000) one-way trips is the true average trip; a
+# tool whose own clock or its scaling is off reads off here. Two rounds,
+# alternating the tools; $PERF_DIR/lat-wall.tsv.
+perf_lat_wall() {
+  local big=${GUEST_LAT_WALL_N:-100000} i n t0 t1 a out=$PERF_DIR/lat-wall.tsv
+  printf 'tool\tn\twall_s\treported_avg_us\n' >"$out"
+  echo "== perf-lat: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
+    "$(grep -m1 'cpu MHz' /proc/cpuinfo), tsc: $(dmesg | grep -i -m2 'tsc' | tr '\n' ' ')"
+  for ((i = 0; i < 2; i++)); do
+    for n in 1000 "$big"; do
+      t0=$(date +%s.%N)
+      a=$(perf_perftest ib_write_lat -n "$n" | awk '{ print $6 }')
+      t1=$(date +%s.%N)
+      printf 'ib_write_lat\t%s\t%s\t%s\n' "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" "$a" >>"$out"
+      t0=$(date +%s.%N)
+      a=$("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 --lat -n "$n" --format csv 2>/dev/null | sed -n 2p |
+        awk -F, '{ print $21 }')
+      t1=$(date +%s.%N)
+      printf 'rdmacheck\t%s\t%s\t%s\n' "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" "$a" >>"$out"
+    done
+  done
+  cat "$out"
+  awk -F'\t' -v big="$big" 'NR > 1 { k = $1 SUBSEP $2; w[k] += $3; c[k]++; if ($2 == big) { r[$1] += $4; rc[$1]++ } }
+    END { for (t in rc) { trip = (w[t, big] / c[t, big] - w[t, 1000] / c[t, 1000]) / (2 * (big - 1000)) * 1e6
+            printf "== perf-lat: %s: wall %.2f us per one-way trip, reported avg %.2f us (x%.3f)\n", t, trip, r[t] / rc[t], (r[t] / rc[t]) / trip } }' "$out"
+}
+
 run_perf_lat() {
   [[ -x "$RDMACHECK" ]] || return 0
   PERF_DIR="$OUT/perf"
@@ -441,6 +470,7 @@ run_perf_lat() {
   done
   kill -INT "$srv" 2>/dev/null
   wait "$srv" 2>/dev/null
+  perf_lat_wall
   echo "== perf-lat: latency medians by form (us)"
   awk -F'\t' 'NR > 1 { v[$2] = v[$2] " " $3 } END { for (f in v) print "== perf-lat: " f ":" v[f] }' "$out" | sort
   record PASS "perf-lat: $(($(wc -l <"$out") - 1)) latency runs measured ($out)"
