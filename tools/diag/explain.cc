@@ -122,7 +122,15 @@ void Explainer::ConsumeLine(absl::string_view line) {
     line = line.substr(0, options_.max_line_bytes);
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (!rules_.Classify(line, &scratch_)) return;
+  bool error_like = false;
+  if (!rules_.Classify(line, &scratch_, &error_like)) {
+    if (error_like) {
+      ++stats_.unexplained_lines;
+      if (unexplained_.size() < options_.max_unexplained)
+        unexplained_.push_back({{source_, line_no_}, std::string(line.substr(0, options_.max_example_bytes))});
+    }
+    return;
+  }
   ++stats_.matched_lines;
   Record(line, scratch_);
 }

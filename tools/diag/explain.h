@@ -34,6 +34,7 @@ struct ExplainOptions {
   size_t max_line_bytes = 64 * 1024;  // longer lines: the first bytes are matched
   size_t max_findings = 10000;        // distinct findings kept
   size_t max_example_bytes = 512;     // of the first matching line, kept verbatim
+  size_t max_unexplained = 20;        // error-like lines no rule knows, kept to show
 };
 
 struct LinePosition {
@@ -62,10 +63,18 @@ struct Finding {
   std::string ConfirmCommand() const;
 };
 
+// A line no rule knows that reads like an error (ExplainRuleSet::
+// kErrorLikePattern): what a log from a stack the rules lack still shows.
+struct UnexplainedLine {
+  LinePosition at;
+  std::string text;  // cut at max_example_bytes
+};
+
 struct ExplainStats {
   int64_t lines = 0;
   int64_t bytes = 0;
   int64_t matched_lines = 0;
+  int64_t unexplained_lines = 0;  // error-like lines no rule matched
   int64_t truncated_lines = 0;
   int64_t dropped_findings = 0;  // occurrences of findings beyond max_findings
   std::vector<std::string> sources;
@@ -94,6 +103,9 @@ class Explainer {
   // Findings that are not grouped under another.
   size_t root_findings() const;
   const ExplainStats& stats() const { return stats_; }
+  // The first error-like lines no rule matched (at most max_unexplained;
+  // stats().unexplained_lines counts them all).
+  const std::vector<UnexplainedLine>& unexplained() const { return unexplained_; }
 
  private:
   void Record(absl::string_view line, LineMatch& m);
@@ -112,6 +124,7 @@ class Explainer {
   // Per rule: the finding of its latest line in the current source, or -1.
   std::vector<int> latest_in_source_;
   std::vector<Finding> findings_;
+  std::vector<UnexplainedLine> unexplained_;
 };
 
 }  // namespace rdmacheck

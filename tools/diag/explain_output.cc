@@ -60,6 +60,20 @@ void RenderExplainText(const Explainer& explainer, std::ostream& out) {
     }
     out << "\n";
   }
+  if (!explainer.unexplained().empty()) {
+    const int64_t n = st.unexplained_lines;
+    out << "[UNEXPLAINED] " << n << " line" << (n == 1 ? " reads" : "s read")
+        << " like an error that no rule knows";
+    if (static_cast<size_t>(n) > explainer.unexplained().size()) {
+      out << " (the first " << explainer.unexplained().size() << ")";
+    }
+    out << ":\n";
+    for (const UnexplainedLine& u : explainer.unexplained()) {
+      out << "  " << Where(u.at) << ": " << u.text << "\n";
+    }
+    out << "  (no diagnosis for these: search the message in the stack's own "
+           "documentation; docs/explain.md says how to add a rule)\n\n";
+  }
   const size_t roots = explainer.root_findings();
   out << "explain: " << roots << " finding" << (roots == 1 ? "" : "s");
   if (roots != all.size()) {
@@ -76,6 +90,10 @@ void RenderExplainText(const Explainer& explainer, std::ostream& out) {
   if (st.dropped_findings > 0) {
     out << "; " << st.dropped_findings
         << " matches dropped (too many distinct findings)";
+  }
+  if (st.unexplained_lines > 0) {
+    out << "; " << st.unexplained_lines << " error-like line"
+        << (st.unexplained_lines == 1 ? "" : "s") << " unexplained";
   }
   out << "\n";
 }
@@ -105,6 +123,12 @@ void RenderExplainJson(const Explainer& explainer, std::ostream& out) {
                                               : nlohmann::json(f.grouped_under)},
     });
   }
+  nlohmann::json unexplained = nlohmann::json::array();
+  for (const UnexplainedLine& u : explainer.unexplained()) {
+    nlohmann::json at = Position(u.at);
+    at["text"] = u.text;
+    unexplained.push_back(at);
+  }
   nlohmann::json doc = {
       {"schema", "rdmacheck.explain/1"},
       {"sources", st.sources},
@@ -115,6 +139,8 @@ void RenderExplainJson(const Explainer& explainer, std::ostream& out) {
       {"dropped_findings", st.dropped_findings},
       {"root_findings", explainer.root_findings()},
       {"findings", findings},
+      {"unexplained_lines", st.unexplained_lines},
+      {"unexplained", unexplained},
   };
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
       << "\n";

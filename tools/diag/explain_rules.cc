@@ -338,6 +338,11 @@ absl::Status ExplainRuleSet::Compile() {
       }
     }
   }
+  // Last, so any rule's pattern comes first: one DFA pass says both whether
+  // a rule knows the line and whether it reads like an error.
+  std::string err;
+  error_like_index_ = set_->Add(kErrorLikePattern, &err);
+  if (error_like_index_ < 0) return absl::InternalError(absl::StrCat("kErrorLikePattern: ", err));
   if (!set_->Compile()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         file_, ": RE2::Set::Compile failed for ", compiled_.size(),
@@ -419,14 +424,26 @@ bool BelowInfoLevel(absl::string_view line) {
 
 }  // namespace
 
-bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m) const {
+const char ExplainRuleSet::kErrorLikePattern[] =
+    "(?i)\\b(?:errors?|errno|fail(?:ed|s|ure)?|fatal|abort(?:ed|ing)?|panic|cannot|can't|couldn't|could not|"
+    "unable to|refused|denied|timed? ?out|unreachable|exceeded|invalid|no such|not found|segmentation fault|"
+    "core dumped)\\b|(?-i:\\b(?:WARN(?:ING)?|ERR|CRIT)\\b)";
+
+bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m, bool* error_like) const {
+  if (error_like) *error_like = false;
   re2::StringPiece text(line.data(), line.size());
   std::vector<int> hits;
   if (!set_->Match(text, &hits) || hits.empty()) return false;
-  // Checked only for a line some rule matches: most lines match none.
+  // Checked only for a line some pattern matches: most lines match none.
   if (BelowInfoLevel(line)) return false;
-  // Set indices follow file order, so the smallest is the first rule.
-  const CompiledPattern& cp = compiled_[*std::min_element(hits.begin(), hits.end())];
+  // Set indices follow file order, so the smallest is the first rule; the
+  // error-like pattern comes after every rule's.
+  const int first = *std::min_element(hits.begin(), hits.end());
+  if (first == error_like_index_) {
+    if (error_like) *error_like = true;
+    return false;
+  }
+  const CompiledPattern& cp = compiled_[first];
   m->rule = cp.rule;
   m->pattern = cp.pattern;
   m->captures.clear();

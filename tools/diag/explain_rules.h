@@ -107,7 +107,14 @@ class ExplainRuleSet {
   int RuleIndex(absl::string_view id) const;
 
   // True if some rule matches `line`; fills `m` with the winner. Thread-safe.
-  bool Classify(absl::string_view line, LineMatch* m) const;
+  // With `error_like`: when no rule matches, set to whether the line reads
+  // like an error all the same (kErrorLikePattern, in the same pass).
+  bool Classify(absl::string_view line, LineMatch* m, bool* error_like = nullptr) const;
+
+  // The words that make a line no rule knows read like an error ("failed",
+  // "cannot", "timed out", "WARN", ...): the lines an operator should look at
+  // when the rules explain nothing.
+  static const char kErrorLikePattern[];
 
   // Replaces ${name} in `text` with the capture's value; a capture missing
   // from `caps` becomes "<name>".
@@ -131,6 +138,7 @@ class ExplainRuleSet {
   std::vector<ExplainRule> rules_;
   std::vector<CompiledPattern> compiled_;
   std::unique_ptr<RE2::Set> set_;
+  int error_like_index_ = -1;  // of kErrorLikePattern in set_, after every rule's
   int max_groups_ = 0;
 };
 

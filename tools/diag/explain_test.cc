@@ -314,6 +314,41 @@ TEST(ExplainCommand, ExitCodesAndJson) {
   EXPECT_THAT(out2.str(), HasSubstr("explain: 0 findings"));
 }
 
+// A log from a stack no rule knows still says which of its lines read like
+// errors: counted, the first max_unexplained kept with their positions.
+TEST_F(ExplainTest, ErrorLikeLinesNoRuleKnowsAreShown) {
+  ExplainOptions o;
+  o.max_unexplained = 2;
+  Explainer ex(*rules_, o);
+  std::istringstream in(
+      "mystack: starting\n"                                  // 1
+      "mystack: connect to node7 failed: Connection refused\n"  // 2: error-like
+      "IB device mlx5_0 not found\n"                         // 3: a rule's
+      "[ 12.3] mydrv 0000:3b:00.0: error 733 on queue 5\n"   // 4: error-like
+      "mystack: 0 packets, all good\n"                       // 5
+      "mystack: WARN retrying\n"                             // 6: error-like, not kept
+      "[1.0] [h:1:0]  ib_md.c:1  UCX  DEBUG probe failed\n"); // 7: debug level
+  ASSERT_OK(ex.ConsumeStream(in, "unknown.log"));
+  EXPECT_EQ(ex.findings().size(), 1u);
+  EXPECT_EQ(ex.stats().unexplained_lines, 3);
+  ASSERT_EQ(ex.unexplained().size(), 2u);
+  EXPECT_EQ(ex.unexplained()[0].at.line, 2);
+  EXPECT_EQ(ex.unexplained()[0].text, "mystack: connect to node7 failed: Connection refused");
+  EXPECT_EQ(ex.unexplained()[1].at.line, 4);
+  std::ostringstream text;
+  RenderExplainText(ex, text);
+  EXPECT_THAT(text.str(), HasSubstr("[UNEXPLAINED] 3 lines read like an error that no rule knows (the first 2):"));
+  EXPECT_THAT(text.str(), HasSubstr("  unknown.log:4: [ 12.3] mydrv 0000:3b:00.0: error 733 on queue 5"));
+  EXPECT_THAT(text.str(), HasSubstr("; 3 error-like lines unexplained"));
+  std::ostringstream json;
+  RenderExplainJson(ex, json);
+  nlohmann::json doc = nlohmann::json::parse(json.str());
+  EXPECT_EQ(doc["unexplained_lines"], 3);
+  ASSERT_EQ(doc["unexplained"].size(), 2u);
+  EXPECT_EQ(doc["unexplained"][1]["line"], 4);
+  EXPECT_EQ(doc["unexplained"][1]["source"], "unknown.log");
+}
+
 TEST(ExplainCommand, JsonSurvivesInvalidUtf8) {
   std::istringstream in("\xff\xfe IB device mlx5_0 not found \xc3\n");
   std::ostringstream out, err;
