@@ -167,20 +167,20 @@ TEST(Firewall4791, UnreadableRulesetIsAWarnNamingFileAndLine) {
 // A listing cut short inside the input chain: a drop rule read before the
 // cut is a drop (FAIL); the chain's policy is not what decides once rules
 // are missing before it (WARN, saying so).
+Result OnNftListing(const std::string& listing) {
+  return RunOnView(Firewall4791Check(), WithRuleset("nft", listing), DefaultPlan(), OnDevice("rxe0"));
+}
+
 TEST(Firewall4791, CutListingFailsOnADropReadAndWarnsOnAPolicyPastTheCut) {
-  Result dropped = RunOnView(Firewall4791Check(),
-                             WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
-                                                "priority 0;\n\t\tudp dport 4791 drop\n\t\tct state new "),
-                             DefaultPlan(), OnDevice("rxe0"));
+  Result dropped = OnNftListing("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                                "priority 0;\n\t\tudp dport 4791 drop\n\t\tct state new ");
   EXPECT_EQ(dropped.verdict, Verdict::kFail) << AllText(dropped);
   EXPECT_THAT(dropped.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
                                                      "dropped by nft table inet f chain input rule 1 (line 4)",
                                                      Verdict::kFail)));
   EXPECT_THAT(dropped.notes, Contains(HasSubstr("its last line, cut mid-line, was not read: `ct state new`")));
-  Result policy = RunOnView(Firewall4791Check(),
-                            WithRuleset("nft", "table inet f {\n\tchain input {\n\t\ttype filter hook input "
-                                               "priority 0; policy drop;\n\t\tct state established accept\n"),
-                            DefaultPlan(), OnDevice("rxe0"));
+  Result policy = OnNftListing("table inet f {\n\tchain input {\n\t\ttype filter hook input "
+                               "priority 0; policy drop;\n\t\tct state established accept\n");
   EXPECT_EQ(policy.verdict, Verdict::kWarn) << AllText(policy);
   EXPECT_THAT(policy.evidence, Contains(EvidenceRow("UDP 4791 in on va (rxe0)",
                                                     "dropped by nft table inet f chain input policy drop (line 2): "
