@@ -148,6 +148,12 @@ void ExplainNotOpened(const HostInfo& h, Verdict verdict, ResultBuilder& r) {
 Result DevicePresentCheck::Run(const CheckContext& ctx) const {
   const DeviceView& v = ctx.view;
   std::optional<std::string> want = ctx.options.device ? ctx.options.device : ctx.plan.device;
+  if (v.devices.empty() && v.host.devices_listed == false) {
+    return ResultBuilder::Skip(*this, want ? absl::StrCat("RDMA device ", *want, " is present")
+                                           : "At least one RDMA device is present",
+                               "the input lists no devices (pastes of ulimit or ip addr alone): add the output of "
+                               "ibv_devinfo, rdma link or ibstat (rdmacheck capture --from ...)");
+  }
   std::vector<std::string> names;
   for (const DeviceInfo& d : v.devices) {
     names.push_back(d.driver ? absl::StrCat(d.name, " (", *d.driver, ")") : d.name);

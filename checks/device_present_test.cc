@@ -37,6 +37,21 @@ TEST(DevicePresent, FailsWithNoDeviceAndSaysHowToAddRxe) {
   EXPECT_THAT(text, HasSubstr("ibv_devices"));
 }
 
+// A profile made from pastes of ulimit or ip addr alone lists no devices:
+// its having none says nothing (SKIP); the same profile saying the devices
+// were listed and none found FAILs.
+TEST(DevicePresent, InputThatListsNoDevicesSkips) {
+  DeviceView v;
+  v.source = "pastes:ulimit.txt";
+  v.host.memlock_soft = 65536;
+  v.host.devices_listed = false;
+  Result r = RunOnView(DevicePresentCheck(), v, DefaultPlan());
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.skip_reason, HasSubstr("the input lists no devices"));
+  v.host.devices_listed.reset();
+  EXPECT_EQ(RunOnView(DevicePresentCheck(), v, DefaultPlan()).verdict, Verdict::kFail);
+}
+
 TEST(DevicePresent, NamedDeviceMissingNamesTheOnesThatExist) {
   Options o;
   o.device = "mlx5_0";

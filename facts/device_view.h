@@ -159,6 +159,10 @@ struct HostInfo {
   std::optional<uint64_t> memlock_hard;
   std::optional<uint64_t> mem_total;       // bytes, /proc/meminfo MemTotal
   std::optional<bool> rxe_loaded;          // /sys/module/rdma_rxe exists
+  // false: the input listed no devices at all (pastes of `ulimit` or `ip
+  // addr` alone), so an empty `devices` says nothing; absent: listed (live,
+  // a capture, a paste of ibv_devinfo, ibstat, rdma link, ...).
+  std::optional<bool> devices_listed;
   std::optional<bool> is_root;             // euid 0
   std::optional<bool> in_container;
   // When in_container: the engine the markers name ("docker", "podman",

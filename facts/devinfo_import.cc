@@ -1,9 +1,12 @@
 #include "facts/devinfo_import.h"
 
+#include <map>
+
 #include <arpa/inet.h>
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -76,6 +79,16 @@ bool StartsWithAny(absl::string_view l, const absl::string_view (&prefixes)[N]) 
 
 // What devinfo.c prints when ibv_get_device_list gives nothing, or fails
 // ("Function not implemented": no uverbs support in this kernel).
+// "$ ibv_devinfo -v", "[root@n1 ~]# ibv_devinfo", "ibv_devinfo -d mlx5_0":
+// the command, typed, not a line of its output.
+bool IsCommandLine(absl::string_view l) {
+  const size_t at = l.find("ibv_devinfo");
+  if (at == absl::string_view::npos) return false;
+  absl::string_view before = absl::StripTrailingAsciiWhitespace(l.substr(0, at));
+  return before.empty() || absl::EndsWith(before, "$") || absl::EndsWith(before, "#") ||
+         absl::EndsWith(before, ">") || absl::EndsWith(before, "%");
+}
+
 bool NoDevicesLine(absl::string_view l) {
   static constexpr absl::string_view kLines[] = {"No IB devices found",
                                                  "Failed to get IB devices list"};
@@ -95,7 +108,10 @@ bool HcasFound(absl::string_view l) {
 bool StartsHeadless(absl::string_view l) {
   static constexpr absl::string_view kKeys[] = {
       "transport:", "fw_ver:", "node_guid:", "sys_image_guid:", "vendor_id:", "vendor_part_id:",
-      "hw_ver:", "board_id:", "phys_port_cnt:", "max_mr_size:", "port:"};
+      "hw_ver:", "board_id:", "phys_port_cnt:", "max_mr_size:", "port:",
+      // -v's limits, which people paste alone when the thread is about one
+      "max_qp:", "max_qp_wr:", "max_sge:", "max_cq:", "max_cqe:", "max_mr:", "max_pd:", "max_qp_rd_atom:",
+      "max_srq:", "max_srq_wr:"};
   return StartsWithAny(l, kKeys);
 }
 
@@ -194,6 +210,21 @@ class Importer {
         continue;
       }
       listing = false;
+      // A command line ("$ ibv_devinfo", a prompt) starts another run of the
+      // tool, in a block or not: a device seen in an earlier run may come
+      // again.
+      if (IsCommandLine(l)) {
+        ++runs_;
+        skipping_repeat_ = false;
+        if (in_block_) {
+          CommandLine(l);
+          continue;
+        }
+      }
+      if (skipping_repeat_) {
+        if (!absl::StartsWith(l, "hca_id:")) continue;
+        skipping_repeat_ = false;
+      }
       if (!in_block_) {
         if (l.front() == '#' && view_.devices.empty() && skipped == 0) {
           l.remove_prefix(1);
@@ -346,8 +377,21 @@ class Importer {
                                            [&](const DeviceInfo& d) { return d.name == value; }),
                             view_.devices.end());
       } else if (view_.Device(value) != nullptr) {
+        // The same tool's output pasted twice, a command line between: the
+        // first run's block is read, this one left out and said.
+        auto seen = seen_in_run_.find(std::string(value));
+        if (seen != seen_in_run_.end() && seen->second < runs_) {
+          warnings_.push_back(absl::StrCat(file_, ":", line_, ": device ", value,
+                                           " again, in another run of the command: the block at line ",
+                                           seen_line_[std::string(value)], " is read, this one left out"));
+          skipping_repeat_ = true;
+          device_open_ = false;
+          return absl::OkStatus();
+        }
         return Err(key, absl::StrCat("device ", value, " appears twice"));
       }
+      seen_in_run_[std::string(value)] = runs_;
+      seen_line_[std::string(value)] = line_;
       DeviceInfo d;
       d.name = std::string(value);
       d.driver = DriverFromName(value);
@@ -575,6 +619,9 @@ class Importer {
   std::vector<std::string> warnings_;
   std::set<std::string> listed_only_;  // devices named by `-l` only
   bool in_block_ = false;              // an hca_id block has started
+  int runs_ = 0;                       // command lines seen ("$ ibv_devinfo")
+  bool skipping_repeat_ = false;       // inside a device block of a later run
+  std::map<std::string, int> seen_in_run_, seen_line_;  // device -> run, line of its block
   bool device_open_ = false;           // its device is Dev(), not yet ended
   std::string cmd_device_;             // -d of an ibv_devinfo command line
   int cmd_port_ = 0;                   // -i of it

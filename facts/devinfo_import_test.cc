@@ -237,6 +237,20 @@ const BadCase kBad[] = {
     {"duplicate_device", DEV PORT DEV, "in.txt:6: ", "hca_id", "rxe0 appears twice"},
 };
 
+// The output pasted twice, each after its command line (a user who ran
+// ibv_devinfo again): the first run's block is read, the repeat left out
+// and said; the same device twice in one run stays an error (above).
+TEST(DevinfoImportTest, OutputOfASecondRunIsLeftOutWithAWarning) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ParseIbvDevinfo("root@pod:/# ibv_devinfo\n" DEV PORT "\n"
+                                                     "root@pod:/# ibv_devinfo\n" DEV
+                                                     "\tfw_ver:\t\t\t9.9\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_DOWN (1)\n",
+                                                     "twice.txt"));
+  ASSERT_EQ(v.devices.size(), 1u);
+  EXPECT_EQ(v.devices[0].ports.at(0).state, "ACTIVE");
+  EXPECT_THAT(v.warnings, Contains(HasSubstr("twice.txt:9: device rxe0 again, in another run of the command: the "
+                                             "block at line 2 is read, this one left out")));
+}
+
 struct CutCase {
   const char* name;
   const char* text;

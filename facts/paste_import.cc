@@ -158,12 +158,26 @@ std::optional<int> Int(absl::string_view v) {
 
 // ---------------------------------------------------------------- ibstat
 
+// ibstatus's glob over /sys/class/infiniband/*/ports matched nothing: the
+// script's way of saying there is no RDMA device.
+bool IbstatusNoDevicesLine(absl::string_view l) {
+  return absl::StrContains(l, "sys files not found (/sys/class/infiniband");
+}
+// ibstat's fatal error (infiniband-diags ibpanic), before any CA block.
+bool IbpanicLine(absl::string_view l) { return absl::StartsWith(l, "ibpanic: ") && absl::StrContains(l, "IB device"); }
+
 void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
   DeviceInfo* dev = nullptr;
   PortInfo* port = nullptr;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
+    if (IbpanicLine(l)) {
+      // ibstat stopped before its CA blocks: no device listed by it.
+      if (b.view().devices.empty()) b.view().host.devices_listed = false;
+      b.Warn(ln, absl::StrCat("ibstat stopped with an error before listing the devices (`", l, "`)"));
+      continue;
+    }
     if (absl::StartsWith(l, "CA '")) {
       size_t q = l.find('\'', 4);  // text after the name: the poster's own notes
       if (q == absl::string_view::npos || q == 4) continue;
@@ -232,6 +246,12 @@ void ParseIbstatus(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
+    if (IbstatusNoDevicesLine(l)) {
+      // The device list, read: empty.
+      b.Source("devices", ln);
+      b.Warn(ln, absl::StrCat("ibstatus found no RDMA device (`", l, "`)"));
+      continue;
+    }
     if (absl::StartsWith(l, "Infiniband device '")) {
       // Infiniband device 'mlx5_0' port 1 status:
       absl::string_view rest = l.substr(19);
@@ -533,7 +553,9 @@ bool AnyLine(const std::vector<std::string>& lines, bool (*pred)(absl::string_vi
 bool IbstatLine(absl::string_view l) {
   return absl::StartsWith(l, "CA '") && l.find('\'', 4) != absl::string_view::npos;
 }
-bool IbstatusLine(absl::string_view l) { return absl::StartsWith(l, "Infiniband device '"); }
+bool IbstatusLine(absl::string_view l) {
+  return absl::StartsWith(l, "Infiniband device '") || IbstatusNoDevicesLine(l);
+}
 bool ShowGidsLine(absl::string_view l) {
   return absl::StartsWith(l, "DEV") && absl::StrContains(l, "PORT") && absl::StrContains(l, "INDEX") &&
          absl::StrContains(l, "GID");
@@ -588,6 +610,9 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
   if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
   if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
+  // Last: a paste of other output that also holds an ibstat failure is read
+  // as that output.
+  if (AnyLine(lines, IbpanicLine)) return std::string("ibstat");
   return absl::InvalidArgumentError(absl::StrCat(
       file, ":", first_no, ": not a format rdmacheck reads (tried: ", kFormatsTried,
       "); its first line fits none: `", first, "`"));
@@ -618,7 +643,12 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
       b.Warn(cut->cut_line, "the JSON ends inside an element (truncated paste?): the whole elements before it "
                             "are read, the rest is missing");
   }
-  if (b.view().fact_sources.empty() && b.view().devices.empty() && b.view().netdevs.empty()) {
+  // These tools say nothing of the RDMA devices: no device in the view is
+  // not "no device on the node".
+  if (*format == "ulimit" || *format == "ip_addr" || *format == "ip_addr_json") b.view().host.devices_listed = false;
+  if (!b.view().devices.empty()) b.view().host.devices_listed.reset();  // listed after all
+  if (b.view().fact_sources.empty() && b.view().devices.empty() && b.view().netdevs.empty() &&
+      b.view().warnings.empty()) {
     // Still input (show_gids in a pod with no GID prints its header alone):
     // nothing to add, said.
     int n = 1;
@@ -758,6 +788,7 @@ absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
   constexpr uint64_t kMaxPasteBytes = uint64_t{64} << 20;
   DeviceView out;
   std::vector<std::string> sources;
+  bool listed = false;  // some paste is of a tool that lists the devices
   for (const std::string& path : paths) {
     absl::StatusOr<std::string> text = ReadInputFile("ReadPastes", path, "a paste", kMaxPasteBytes);
     if (!text.ok()) return text.status();
@@ -767,8 +798,10 @@ absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
     // the pastes it can have come from.
     out.source = absl::StrJoin(sources, " ");
     sources.push_back(v->source);
+    listed = listed || v->host.devices_listed != false;
     MergeView(*v, out);
   }
+  if (!listed) out.host.devices_listed = false;
   out.source = absl::StrCat("pastes:", absl::StrJoin(paths, ","));
   out.provenance.insert(out.provenance.begin(),
                         absl::StrCat("merged from ", absl::StrJoin(sources, " ")));

@@ -23,6 +23,7 @@ namespace {
 using ::rdmacheck::testing::StatusIs;
 using ::testing::AllOf;
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -226,6 +227,40 @@ TEST(PasteImport, UlimitShowGidsAndIbdev2netdev) {
                        ReadPastes({"fixtures/pastes/ibstat/magnate3-ibpanic-netdev-name.txt"}));
   ASSERT_NE(n.Netdev("ens4f0"), nullptr);
   EXPECT_EQ(n.Netdev("ens4f0")->operstate, "down");
+}
+
+// ulimit and ip addr list no devices: merged alone, the view says so;
+// with a paste that lists them, it does not.
+TEST(PasteImport, DevicesListedOnlyWhenAPasteListsThem) {
+  const std::string dir = ::testing::TempDir();
+  const std::string u = dir + "/only-ulimit.txt", d = dir + "/no-devices.txt";
+  std::ofstream(u) << "$ ulimit -l\n65536\n";
+  std::ofstream(d) << "No IB devices found\n";
+  ASSERT_OK_AND_ASSIGN(DeviceView alone, ReadPastes({u}));
+  EXPECT_EQ(alone.host.devices_listed, false);
+  ASSERT_OK_AND_ASSIGN(DeviceView both, ReadPastes({u, d}));
+  EXPECT_FALSE(both.host.devices_listed.has_value());
+  EXPECT_TRUE(both.devices.empty());
+}
+
+// A tool's failure pasted alone: ibstatus's glob finding no device is the
+// device list (empty); ibstat's ibpanic lists none (device-present SKIPs).
+// Lines from clustervision/trinity #219 and Azure/azhpc-images #213.
+TEST(PasteImport, AToolsFailureAloneSaysWhatItMeans) {
+  ASSERT_OK_AND_ASSIGN(DeviceView none,
+                       ParsePaste("[root@node045 ~]# ibstatus\nFatal error:  device '*': sys files not found "
+                                  "(/sys/class/infiniband/*/ports)\n",
+                                  "ibstatus.txt"));
+  EXPECT_TRUE(none.devices.empty());
+  EXPECT_FALSE(none.host.devices_listed.has_value());
+  EXPECT_THAT(none.warnings, ElementsAre(HasSubstr("ibstatus.txt:2: ibstatus found no RDMA device")));
+  ASSERT_OK_AND_ASSIGN(DeviceView panic,
+                       ParsePaste("ibpanic: [769778] main: stat of IB device 'mlx5_an0' failed: No such file or "
+                                  "directory\n",
+                                  "ibstat.txt"));
+  EXPECT_TRUE(panic.devices.empty());
+  EXPECT_EQ(panic.host.devices_listed, false);
+  EXPECT_THAT(panic.warnings, ElementsAre(HasSubstr("ibstat.txt:1: ibstat stopped with an error before listing")));
 }
 
 TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {

@@ -588,6 +588,7 @@ const Fields<HostInfo>& HostFields() {
       Memlock("memlock_hard", &H::memlock_hard),
       Number("mem_total", &H::mem_total),
       Bool("rxe_loaded", &H::rxe_loaded),
+      Bool("devices_listed", &H::devices_listed),
       Bool("is_root", &H::is_root),
       Bool("in_container", &H::in_container),
       Enum("container_runtime", &H::container_runtime, kContainerRuntime),
