@@ -22,6 +22,11 @@
 # retransmissions decided, not the engine.
 
 PERF_RUNS=${GUEST_PERF_RUNS:-3}
+# Latency pairs cost about 2 s each, and one tool's median moves 19-31 us
+# from run to run within a quiet boot (the perf-lat step, 2026-12-05: six
+# rounds each, ib_write_lat 21.2-30.9 us, rdmacheck 19.0-31.2 us, their
+# medians 24.7 and 22.7): three pairs decide the ratio by one run's luck.
+PERF_LAT_RUNS=${GUEST_PERF_LAT_RUNS:-9}
 PERF_D=${GUEST_PERF_DURATION:-5}
 # |ratio - 1| beyond which fidelity FAILs. 0.25 failed a healthy boot
 # (2026-12-04): at -s 65536 -D 5 ib_write_bw alone gave 30.3, 33.3 and 55.3
@@ -99,7 +104,7 @@ perf_fidelity() {
   for PERF_SIZE in "$@"; do
     perf_compare "${label}write bw -s $PERF_SIZE -D $PERF_D" 0.05 "$PERF_GUARD_BW" MB/s perf_ours_bw perf_theirs_bw
   done
-  perf_compare "${label}write lat median -n 1000" 0.10 "$PERF_GUARD_LAT" us perf_ours_lat perf_theirs_lat
+  PERF_RUNS=$PERF_LAT_RUNS perf_compare "${label}write lat median -n 1000" 0.10 "$PERF_GUARD_LAT" us perf_ours_lat perf_theirs_lat
 }
 
 # The sweep (one run, JSON, with --advise and --plot), then ib_write_bw at
@@ -282,7 +287,7 @@ perf_peer() {
   PERF_OURS=("${peer[@]}")
   local label="peer (--peer, the far end is serve) "
   PERF_SIZE=65536 PERF_RUNS=1 perf_compare "${label}write bw -s 65536 -D $PERF_D" 0.05 1.0 MB/s perf_ours_bw perf_theirs_bw
-  PERF_RUNS=3 perf_compare "${label}write lat median -n 1000" 0.10 1.5 us perf_ours_lat perf_theirs_lat
+  PERF_RUNS=$PERF_LAT_RUNS perf_compare "${label}write lat median -n 1000" 0.10 1.5 us perf_ours_lat perf_theirs_lat
   local op rc out
   for op in send read; do
     rc=0
