@@ -1,7 +1,5 @@
 #include "facts/devinfo_import.h"
 
-#include <map>
-
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -77,8 +75,6 @@ bool StartsWithAny(absl::string_view l, const absl::string_view (&prefixes)[N]) 
   return false;
 }
 
-// What devinfo.c prints when ibv_get_device_list gives nothing, or fails
-// ("Function not implemented": no uverbs support in this kernel).
 // "$ ibv_devinfo -v", "[root@n1 ~]# ibv_devinfo", "ibv_devinfo -d mlx5_0":
 // the command, typed, not a line of its output.
 bool IsCommandLine(absl::string_view l) {
@@ -89,6 +85,8 @@ bool IsCommandLine(absl::string_view l) {
          absl::EndsWith(before, ">") || absl::EndsWith(before, "%");
 }
 
+// What devinfo.c prints when ibv_get_device_list gives nothing, or fails
+// ("Function not implemented": no uverbs support in this kernel).
 bool NoDevicesLine(absl::string_view l) {
   static constexpr absl::string_view kLines[] = {"No IB devices found",
                                                  "Failed to get IB devices list"};
@@ -379,19 +377,18 @@ class Importer {
       } else if (view_.Device(value) != nullptr) {
         // The same tool's output pasted twice, a command line between: the
         // first run's block is read, this one left out and said.
-        auto seen = seen_in_run_.find(std::string(value));
-        if (seen != seen_in_run_.end() && seen->second < runs_) {
+        auto seen = seen_.find(std::string(value));
+        if (seen != seen_.end() && seen->second.run < runs_) {
           warnings_.push_back(absl::StrCat(file_, ":", line_, ": device ", value,
                                            " again, in another run of the command: the block at line ",
-                                           seen_line_[std::string(value)], " is read, this one left out"));
+                                           seen->second.line, " is read, this one left out"));
           skipping_repeat_ = true;
           device_open_ = false;
           return absl::OkStatus();
         }
         return Err(key, absl::StrCat("device ", value, " appears twice"));
       }
-      seen_in_run_[std::string(value)] = runs_;
-      seen_line_[std::string(value)] = line_;
+      seen_[std::string(value)] = {runs_, line_};
       DeviceInfo d;
       d.name = std::string(value);
       d.driver = DriverFromName(value);
@@ -621,7 +618,11 @@ class Importer {
   bool in_block_ = false;              // an hca_id block has started
   int runs_ = 0;                       // command lines seen ("$ ibv_devinfo")
   bool skipping_repeat_ = false;       // inside a device block of a later run
-  std::map<std::string, int> seen_in_run_, seen_line_;  // device -> run, line of its block
+  struct Seen {
+    int run;   // the command run its block came in
+    int line;  // its hca_id line
+  };
+  std::map<std::string, Seen> seen_;  // each device's block
   bool device_open_ = false;           // its device is Dev(), not yet ended
   std::string cmd_device_;             // -d of an ibv_devinfo command line
   int cmd_port_ = 0;                   // -i of it

@@ -173,8 +173,9 @@ void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
     if (IbpanicLine(l)) {
-      // ibstat stopped before its CA blocks: no device listed by it.
-      if (b.view().devices.empty()) b.view().host.devices_listed = false;
+      // ibstat stopped before its CA blocks: no device listed by it (a CA
+      // block elsewhere in the paste lists them after all: ParsePaste).
+      b.view().host.devices_listed = false;
       b.Warn(ln, absl::StrCat("ibstat stopped with an error before listing the devices (`", l, "`)"));
       continue;
     }

@@ -329,7 +329,7 @@ class Reader {
         else if (NonTerminalTarget(v)) r.action = Action::kNone;
         else if (v == "NFQUEUE" || v == "QUEUE") r.action = Action::kQueue;
         else if (absl::AsciiStrToUpper(v) == v && FindChain(v) == nullptr) {
-          r.action = Action::kUnknown;  // QUEUE, NFQUEUE, TPROXY, ...
+          r.action = Action::kUnknown;  // TPROXY, ...
           r.not_understood.push_back(absl::StrCat(opt, " ", v));
         } else {
           r.action = go ? Action::kGoto : Action::kJump;
@@ -360,7 +360,6 @@ class Reader {
     return t[i] == "!" && i + 1 < t.size() && k.count(t[i + 1]);
   }
 
-  // At COMMIT: every jump names a chain of the table.
   // The dump ends inside a table, without its COMMIT (a paste or capture cut
   // short): what was read stands. *-save prints each chain's rules together,
   // in the order the chains are declared, so the chain of the last rule read
@@ -384,6 +383,7 @@ class Reader {
     return Resolve();
   }
 
+  // At COMMIT: every jump names a chain of the table.
   absl::Status Resolve() {
     for (const Chain& c : table().chains)
       for (const Rule& r : c.rules)
