@@ -44,9 +44,11 @@ inline constexpr int kDefaultCqMod = 100;
 inline constexpr uint32_t kCqModSizeLimit = 8192;
 inline constexpr uint32_t kDefaultLatInline = 220;
 inline constexpr uint64_t kDefaultBwIters = 5000;
-// ib_write_lat: 2-byte messages, 1000 iterations.
+// ib_write_lat: 2-byte messages, 1000 iterations, a send queue of one WR
+// (DEF_SIZE_LAT, DEF_ITERS, DEF_TX_LAT).
 inline constexpr uint32_t kDefaultLatSize = 2;
 inline constexpr uint64_t kDefaultLatIters = 1000;
+inline constexpr int kDefaultLatTxDepth = 1;
 
 class BenchPeer;
 

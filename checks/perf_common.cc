@@ -63,6 +63,7 @@ BenchSettings LatencyCheckSettings() {
   s.mode = BenchMode::kLatency;
   s.size = kDefaultLatSize;
   s.iters = kDefaultLatIters;
+  s.tx_depth = kDefaultLatTxDepth;
   return s;
 }
 

@@ -47,7 +47,7 @@ CommandLine BenchCommandLine(BenchOptions* o) {
       .Uint32("-I,--inline_size", [&s](uint32_t v) { s.inline_size = v; }, "BYTES",
               "send messages up to BYTES inline (default 0; 220 with --lat)")
       .Int("-m,--mtu", &s.mtu, 256, 4096, "MTU", "path MTU: 256..4096, at most the ports' active MTU")
-      .Int("-t,--tx-depth", &s.tx_depth, 1, 16384, "N", "outstanding WRs per QP (default 128)")
+      .Int("-t,--tx-depth", &o->tx_depth, 1, 16384, "N", "outstanding WRs per QP (default 128; 1 with --lat)")
       .Value("-n,--iters", "N", "messages per QP (default 5000; 1000 with --lat)", "a whole number from 5 to 100000000",
              [o](const std::string& v) {
                char* end = nullptr;

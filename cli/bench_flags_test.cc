@@ -26,7 +26,7 @@ TEST(BenchFlags, PerftestsSpellings) {
   EXPECT_EQ(o.settings.cq_mod, 16);
   EXPECT_EQ(*o.settings.inline_size, 64u);
   EXPECT_EQ(o.settings.mtu, 1024);
-  EXPECT_EQ(o.settings.tx_depth, 256);
+  EXPECT_EQ(o.tx_depth, 256);
   EXPECT_EQ(o.settings.duration_s, 5);
   EXPECT_TRUE(o.report_gbits);
   EXPECT_EQ(o.settings.op, BenchOp::kRead);

@@ -468,8 +468,12 @@ run_perf_lat() {
     printf '%d\trdmacheck local\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
     PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 -I 0)
     printf '%d\trdmacheck local -I 0\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
+    PERF_OURS=("$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 -t 128)
+    printf '%d\trdmacheck local -t 128\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
     PERF_OURS=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
     printf '%d\trdmacheck peer\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
+    PERF_OURS=("$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1 -t 128)
+    printf '%d\trdmacheck peer -t 128\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
     PERF_OURS=(taskset -c 0 "$RDMACHECK" bench --peer 198.18.0.2 -d rxe0 -x 1)
     printf '%d\trdmacheck peer, client cpu 0\t%s\n' "$i" "$(perf_ours_lat)" >>"$out"
   done

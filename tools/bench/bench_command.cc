@@ -105,6 +105,17 @@ int PinCpu() {
 
 }  // namespace
 
+BenchSettings SettingsOf(const BenchOptions& o) {
+  BenchSettings s = o.settings;
+  if (o.tx_depth) s.tx_depth = *o.tx_depth;
+  if (!o.latency) return s;
+  s.mode = BenchMode::kLatency;
+  if (!o.tx_depth) s.tx_depth = kDefaultLatTxDepth;
+  if (!o.size_given) s.size = kDefaultLatSize;
+  if (!o.iters_given) s.iters = kDefaultLatIters;
+  return s;
+}
+
 int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err) {
   SigintGuard sigint;  // Ctrl-C ends the run, everything is released, then 130
   BenchOptions o = in;
@@ -125,10 +136,8 @@ int RunBenchCommand(const BenchOptions& in, std::ostream& out, std::ostream& err
         << "): each thread posts and polls QPs of its own (see rdmacheck bench --help)\n";
     return kExitUsage;
   }
+  o.settings = SettingsOf(o);
   if (o.latency) {
-    o.settings.mode = BenchMode::kLatency;
-    if (!o.size_given) o.settings.size = kDefaultLatSize;
-    if (!o.iters_given) o.settings.iters = kDefaultLatIters;
     if (o.settings.op != BenchOp::kWrite) {
       err << "rdmacheck bench: --lat measures RDMA WRITE latency (ib_write_lat); --op " << BenchOpName(o.settings.op)
           << " has no latency run here (see rdmacheck bench --help)\n";

@@ -37,6 +37,7 @@ struct BenchOptions {
   bool progress = true;             // the sweep's progress line on stderr
   // -s / -n given: else --lat takes ib_write_lat's defaults (2 bytes, 1000).
   bool size_given = false, iters_given = false;
+  std::optional<int> tx_depth;  // -t; unset: 128, or ib_write_lat's 1 with --lat
 };
 
 // What a qdisc on the sending netdev means for a run (`view`: this host's,
@@ -56,6 +57,10 @@ absl::StatusOr<std::vector<int>> ParseCpuList(const std::string& text);
 // completion, interrupted: the output says which and why), 2 bad usage, 3
 // nothing could run (no device, a port not ACTIVE, RLIMIT_MEMLOCK, the
 // --peer host unreachable or refusing).
+// The run's settings from the flags: under --lat, ib_write_lat's defaults
+// for what -s, -n and -t left unset.
+BenchSettings SettingsOf(const BenchOptions& o);
+
 int RunBenchCommand(const BenchOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace rdmacheck

@@ -50,6 +50,26 @@ TEST(BenchCommand, UsageErrorsComeBeforeAnyDevice) {
   EXPECT_TRUE(out.str().empty());
 }
 
+// ib_write_lat's defaults under --lat (2 bytes, 1000 iterations, a send
+// queue of one WR) for what the flags left unset, ib_write_bw's without.
+TEST(BenchCommand, LatencyTakesIbWriteLatsDefaults) {
+  BenchOptions o;
+  EXPECT_EQ(SettingsOf(o).tx_depth, 128);
+  EXPECT_EQ(SettingsOf(o).size, 65536u);
+  o.latency = true;
+  BenchSettings s = SettingsOf(o);
+  EXPECT_EQ(s.mode, BenchMode::kLatency);
+  EXPECT_EQ(s.tx_depth, 1);
+  EXPECT_EQ(s.size, 2u);
+  EXPECT_EQ(s.iters, 1000u);
+  o.tx_depth = 16;
+  o.settings.size = 64;
+  o.size_given = true;
+  s = SettingsOf(o);
+  EXPECT_EQ(s.tx_depth, 16);
+  EXPECT_EQ(s.size, 64u);
+}
+
 TEST(BenchCommand, AMissingDeviceIsNothingRan) {
   std::ostringstream out, err;
   BenchOptions o;
