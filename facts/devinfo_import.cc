@@ -131,6 +131,66 @@ bool IsPortKeyLine(absl::string_view l) {
   return StartsWithAny(l, kKeys);
 }
 
+// The keys of plain ibv_devinfo (devinfo.c print_hca_cap without -v), the
+// ones a mail client or a web page can run together on one line.
+constexpr absl::string_view kPlainKeys[] = {
+    "hca_id",     "transport",     "fw_ver", "node_guid", "sys_image_guid", "vendor_id",
+    "vendor_part_id", "hw_ver",    "board_id", "phys_port_cnt", "port",  "state",
+    "max_mtu",    "active_mtu",    "sm_lid", "port_lid",  "port_lmc",       "link_layer"};
+
+bool PlainKey(absl::string_view k) {
+  return std::find(std::begin(kPlainKeys), std::end(kPlainKeys), k) != std::end(kPlainKeys);
+}
+
+// The key a line starts with ("board_id" of "board_id: MT_..."), or "".
+absl::string_view KeyOf(absl::string_view l) {
+  const size_t colon = l.find(':');
+  return colon == absl::string_view::npos ? absl::string_view() : absl::StripAsciiWhitespace(l.substr(0, colon));
+}
+
+// "hca_id: mlx4_0 transport: InfiniBand (0) fw_ver: 2.10.600" (a paste whose
+// line breaks a web archive dropped): one line per key again. Only lines
+// that start with a plain key are split, and only before another plain key
+// after a blank, so values (GIDs, "InfiniBand (0)") stay whole.
+std::vector<std::string> SplitRunTogether(const std::string& l) {
+  if (!PlainKey(KeyOf(l))) return {l};
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = l.find(':') + 1; i < l.size(); ++i) {
+    if (l[i] != ' ' && l[i] != '\t') continue;
+    const size_t k = l.find_first_not_of(" \t", i);
+    if (k == std::string::npos) break;
+    const size_t colon = l.find(':', k);
+    if (colon == std::string::npos) break;
+    if (!PlainKey(absl::string_view(l).substr(k, colon - k))) continue;
+    out.emplace_back(absl::StripAsciiWhitespace(absl::string_view(l).substr(start, i - start)));
+    start = k;
+    i = colon;
+  }
+  out.emplace_back(absl::StripAsciiWhitespace(absl::string_view(l).substr(start)));
+  return out;
+}
+
+// Keys whose value ibv_devinfo always prints: empty, the value went onto the
+// next line ("board_id:" then "SM_1061000001000", a mail client's wrap).
+// An "hca_id:" takes the next line only when it is a device's name: one
+// lower-case word ("mlx4_0", "rocep76s0"), not a flag ("SUPPORT_SEND").
+bool AlwaysValued(absl::string_view k, absl::string_view next) {
+  if (k == "hca_id") {
+    return !next.empty() && absl::ascii_islower(next.front()) &&
+           std::all_of(next.begin(), next.end(), [](char c) {
+             return absl::ascii_islower(c) || absl::ascii_isdigit(c) || c == '_' || c == '-' || c == '.';
+           });
+  }
+  return PlainKey(k) && k != "port";
+}
+
+// "(4)" alone: the code of the line before ("state: PORT_ACTIVE"), wrapped.
+bool IsWrappedCode(absl::string_view l) {
+  return l.size() >= 3 && l.front() == '(' && l.back() == ')' &&
+         std::all_of(l.begin() + 1, l.end() - 1, [](char c) { return absl::ascii_isdigit(c); });
+}
+
 // "PORT_ACTIVE (4)" -> 4, "4096 (5)" -> 5, "4X (2)" -> 2.
 std::optional<uint64_t> CodeInParens(absl::string_view v) {
   if (!absl::ConsumeSuffix(&v, ")")) return std::nullopt;
@@ -153,8 +213,36 @@ class Importer {
 
   absl::StatusOr<DeviceView> Run(absl::string_view text) {
     view_.source = absl::StrCat("ibv_devinfo:", file_);
+    // The pasted lines, each with the input line it came from: lines run
+    // together are split, values wrapped onto the next line joined back.
     std::vector<std::string> lines;
-    for (absl::string_view l : absl::StrSplit(text, '\n')) lines.push_back(PastedLine(l));
+    std::vector<int> from;
+    int n = 0;
+    for (absl::string_view raw : absl::StrSplit(text, '\n')) {
+      ++n;
+      std::string l = PastedLine(raw);
+      if (!lines.empty() && !lines.back().empty() && !l.empty()) {
+        const std::string& prev = lines.back();
+        const absl::string_view key = KeyOf(prev);
+        const bool empty_value =
+            !key.empty() && absl::StripAsciiWhitespace(absl::string_view(prev).substr(prev.find(':') + 1)).empty();
+        if ((empty_value && AlwaysValued(key, l) && !PlainKey(KeyOf(l))) || IsWrappedCode(l)) {
+          const std::string joined = absl::StrCat(prev, " ", l);
+          const int at = from.back();
+          lines.pop_back();
+          from.pop_back();
+          for (std::string& part : SplitRunTogether(joined)) {
+            lines.push_back(std::move(part));
+            from.push_back(at);
+          }
+          continue;
+        }
+      }
+      for (std::string& part : SplitRunTogether(l)) {
+        lines.push_back(std::move(part));
+        from.push_back(n);
+      }
+    }
     // The last line with text: a paste cut there may end mid-line.
     size_t last = lines.size();
     for (size_t i = lines.size(); i-- > 0;) {
@@ -170,7 +258,7 @@ class Importer {
     bool skipped_after_block = false;
     int blocks = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      line_ = static_cast<int>(i) + 1;
+      line_ = from[i];
       absl::string_view l = lines[i];
       if (l.empty()) {
         listing = false;
@@ -298,7 +386,7 @@ class Importer {
                          "`): its value is left out"));
       }
     }
-    line_ = static_cast<int>(last == lines.size() ? lines.size() : last + 1);
+    line_ = last == lines.size() ? n : from[last];
     if (not_opened > 0) view_.host.devices_not_opened = not_opened;
     if (no_provider > 0) view_.host.devices_without_provider = no_provider;
     if (skipped > 0) {
@@ -375,18 +463,18 @@ class Importer {
                                            [&](const DeviceInfo& d) { return d.name == value; }),
                             view_.devices.end());
       } else if (view_.Device(value) != nullptr) {
-        // The same tool's output pasted twice, a command line between: the
-        // first run's block is read, this one left out and said.
+        // The same tool's output pasted twice (a command line between), or
+        // two hosts' outputs in one post: the first block is read, this one
+        // left out and said.
         auto seen = seen_.find(std::string(value));
-        if (seen != seen_.end() && seen->second.run < runs_) {
-          warnings_.push_back(absl::StrCat(file_, ":", line_, ": device ", value,
-                                           " again, in another run of the command: the block at line ",
-                                           seen->second.line, " is read, this one left out"));
-          skipping_repeat_ = true;
-          device_open_ = false;
-          return absl::OkStatus();
-        }
-        return Err(key, absl::StrCat("device ", value, " appears twice"));
+        const bool other_run = seen != seen_.end() && seen->second.run < runs_;
+        warnings_.push_back(absl::StrCat(
+            file_, ":", line_, ": device ", value,
+            other_run ? " again, in another run of the command" : " again (another host's output, or the same pasted twice?)",
+            ": the block at line ", seen != seen_.end() ? seen->second.line : dev_line_, " is read, this one left out"));
+        skipping_repeat_ = true;
+        device_open_ = false;
+        return absl::OkStatus();
       }
       seen_[std::string(value)] = {runs_, line_};
       DeviceInfo d;

@@ -376,7 +376,9 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
       }
     }
     for (const std::string& s : keep) w.push_back(s);
-    std::string dp = absl::StrCat(e["ifname"].get<std::string>(), "/", e["port"].get<int>());
+    // iproute2's first JSON (2017) named the port in "ifname" ("mlx5_0/1").
+    const std::string name = e["ifname"].get<std::string>();
+    std::string dp = absl::StrContains(name, '/') ? name : absl::StrCat(name, "/", e["port"].get<int>());
     RdmaLinkPort(b, 1, dp, w);
   }
   return absl::OkStatus();
@@ -384,22 +386,39 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
 
 // ---------------------------------------------------------------- ibdev2netdev
 
-// "mlx5_0 port 1 ==> ens4f0 (Down)" (MLNX_OFED's ibdev2netdev).
+// "mlx5_0 port 1 ==> ens4f0 (Down)" (MLNX_OFED's ibdev2netdev), and with -v
+// "0000:01:00.0 mlx5_0 (MT4123 - ...) ConnectX-6 ... fw 20.28.1002 port 1
+// (ACTIVE) ==> p5p1 (Up)": the PCI address first, the firmware and the port's
+// state before the arrow.
 void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::vector<absl::string_view> w = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
-    if (w.size() < 5 || w[1] != "port" || w[3] != "==>") continue;
-    std::optional<int> n = Int(w[2]);
+    std::vector<absl::string_view> all = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
+    const auto arrow = std::find(all.begin(), all.end(), "==>");
+    if (arrow == all.end() || arrow + 1 == all.end()) continue;
+    const size_t a = static_cast<size_t>(arrow - all.begin());
+    const bool verbose = a >= 4 && all[a - 3] == "port" && absl::StartsWith(all[a - 1], "(");
+    if (!verbose && (a != 3 || all[1] != "port")) continue;
+    std::optional<int> n = Int(all[a - (verbose ? 2 : 1)]);
     if (!n) continue;
     const int ln = static_cast<int>(i) + 1;
-    DeviceInfo& d = b.Device(w[0]);
+    DeviceInfo& d = b.Device(all[verbose ? 1 : 0]);
     PortInfo& p = b.Port(d, *n);
-    b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num,
-                                               " netdev ", w[4]));
+    if (verbose) {
+      for (size_t k = 2; k + 1 < a; ++k) {
+        if (all[k] == "fw" && !d.fw_ver) {
+          d.fw_ver = std::string(all[k + 1]);
+          b.Source(d.name + " fw_ver", ln);
+        }
+      }
+      p.state = StateWord(absl::StripSuffix(absl::StripPrefix(all[a - 1], "("), ")"));
+      if (p.state) b.Source(PortFact(d, p, "state"), ln);
+    }
+    const absl::string_view netdev = all[a + 1];
+    b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num, " netdev ", netdev));
     b.Source(PortFact(d, p, "netdev"), ln);
-    if (w.size() >= 6) {
-      NetdevInfo& nd = b.Netdev(w[4]);
-      absl::string_view st = absl::StripSuffix(absl::StripPrefix(w[5], "("), ")");
+    if (a + 2 < all.size()) {
+      NetdevInfo& nd = b.Netdev(netdev);
+      absl::string_view st = absl::StripSuffix(absl::StripPrefix(all[a + 2], "("), ")");
       nd.operstate = absl::AsciiStrToLower(st);
       b.Source(absl::StrCat("netdev ", nd.name, " operstate"), ln);
     }
@@ -535,6 +554,40 @@ std::optional<CutJson> CompleteElements(absl::string_view text) {
   return out;
 }
 
+// "$ rdma -j link", "user@host:~$ ip -4 -j address": the command typed above
+// the JSON it printed. Where the JSON starts (its offset in `text`) and how
+// many lines come before it; none when the text does not start that way.
+struct JsonBody {
+  size_t offset = 0;
+  int lines_before = 0;
+};
+std::optional<JsonBody> JsonAfterCommand(absl::string_view text) {
+  JsonBody body;
+  bool command = false;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    const absl::string_view t = Trim(l);
+    if (!t.empty() && (t.front() == '[' || t.front() == '{')) {
+      if (!command) return std::nullopt;
+      return body;
+    }
+    if (!t.empty()) {
+      if (command) return std::nullopt;  // one command line, then the JSON
+      std::vector<absl::string_view> w = absl::StrSplit(t, ' ', absl::SkipEmpty());
+      const bool tool = std::any_of(w.begin(), w.end(), [](absl::string_view x) {
+        return x == "ip" || x == "rdma" || absl::EndsWith(x, "/ip") || absl::EndsWith(x, "/rdma");
+      });
+      const bool json = std::any_of(w.begin(), w.end(), [](absl::string_view x) {
+        return x == "--json" || x == "-json" || (x.size() >= 2 && x[0] == '-' && x[1] != '-' && absl::StrContains(x, 'j'));
+      });
+      if (!tool || !json) return std::nullopt;
+      command = true;
+    }
+    body.offset += l.size() + 1;
+    ++body.lines_before;
+  }
+  return std::nullopt;
+}
+
 // The JSON of a paste that is an array of objects, whole or cut short.
 nlohmann::json ArrayOfObjects(absl::string_view text) {
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
@@ -596,8 +649,9 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (absl::StartsWith(first, "rdmacheck-profile")) return std::string("profile");
   std::vector<std::string> lines = Lines(text);
   if (LooksLikeIbvDevinfo(text)) return std::string("ibv_devinfo");
-  if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{")) {
-    nlohmann::json j = ArrayOfObjects(text);
+  const std::optional<JsonBody> body = JsonAfterCommand(text);
+  if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{") || body) {
+    nlohmann::json j = ArrayOfObjects(body ? text.substr(body->offset) : text);
     if (j.is_array()) {
       if (j[0].contains("ifname") && j[0].contains("port")) return std::string("rdma_link_json");
       if (j[0].contains("ifname") && (j[0].contains("addr_info") || j[0].contains("mtu")))
@@ -636,12 +690,15 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   if (*format == "rdma_link_json" || *format == "ip_addr_json") {
     // Cut short: its whole elements, and where it stops (a whole array is
     // no cut).
-    const std::optional<CutJson> cut = CompleteElements(text);
-    const absl::string_view json = cut ? absl::string_view(cut->whole) : text;
+    // After the command that printed it, if it was pasted with it.
+    const std::optional<JsonBody> body = JsonAfterCommand(text);
+    const absl::string_view array = body ? text.substr(body->offset) : text;
+    const std::optional<CutJson> cut = CompleteElements(array);
+    const absl::string_view json = cut ? absl::string_view(cut->whole) : array;
     absl::Status st = *format == "rdma_link_json" ? ParseRdmaLinkJson(json, b) : ParseIpAddrJson(json, b);
     if (!st.ok()) return st;
     if (cut)
-      b.Warn(cut->cut_line, "the JSON ends inside an element (truncated paste?): the whole elements before it "
+      b.Warn(cut->cut_line + (body ? body->lines_before : 0), "the JSON ends inside an element (truncated paste?): the whole elements before it "
                             "are read, the rest is missing");
   }
   // These tools say nothing of the RDMA devices: no device in the view is

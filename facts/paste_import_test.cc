@@ -196,6 +196,41 @@ TEST(PasteImport, IpJsonCutMidElementKeepsTheWholeOnes) {
   EXPECT_THAT(Warnings(v), Contains(HasSubstr("the JSON ends inside an element (truncated paste?)")));
 }
 
+// JSON pasted below the command that printed it (a prompt line first), and
+// iproute2's first JSON form of `rdma link` (2017: "ifname": "mlx5_0/1").
+TEST(PasteImport, JsonAfterItsCommandLineAndTheFirstRdmaJsonForm) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ReadPastes({"fixtures/pastes/ip_addr/lazy-evaluation-ip-4-j-address.txt"}));
+  // Cut inside its second element (ens3): the first is read.
+  ASSERT_NE(v.Netdev("lo"), nullptr);
+  EXPECT_EQ(v.Netdev("lo")->mtu, 65536);
+  EXPECT_EQ(v.Netdev("ens3"), nullptr);
+  EXPECT_THAT(Warnings(v), Contains(HasSubstr("lazy-evaluation-ip-4-j-address.txt:34: the JSON ends inside an element")));
+  ASSERT_OK_AND_ASSIGN(DeviceView r, ReadPastes({"fixtures/pastes/rdma_link/iproute2-7fc75744-rdma-link-d-p-j.txt"}));
+  ASSERT_EQ(r.devices.size(), 2u);
+  const DeviceInfo* d = r.Device("mlx5_1");
+  ASSERT_NE(d, nullptr);
+  ASSERT_NE(d->Port(1), nullptr);
+  EXPECT_EQ(d->Port(1)->state, "ACTIVE");
+  // A prompt line alone before JSON of another tool is still no format.
+  EXPECT_THAT(ParsePaste("$ ls -j\n[{\"a\": 1}]\n", "ls.txt").status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("ls.txt:1: not a format rdmacheck reads")));
+}
+
+// `ibdev2netdev -v`: the PCI address first, the firmware and the port's state
+// before the arrow.
+TEST(PasteImport, Ibdev2netdevVerbose) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/ibdev2netdev/dss-ansible-readme-ibdev2netdev-v-cx6.txt"}));
+  ASSERT_EQ(v.devices.size(), 4u);
+  const DeviceInfo* d = v.Device("mlx5_3");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->fw_ver, "20.28.1002");
+  ASSERT_NE(d->Port(1), nullptr);
+  EXPECT_EQ(d->Port(1)->state, "ACTIVE");
+  ASSERT_NE(v.Netdev("p3p1"), nullptr);
+  EXPECT_EQ(v.Netdev("p3p1")->operstate, "up");
+}
+
 TEST(PasteImport, IbstatGivesPortsAndFirmware) {
   ASSERT_OK_AND_ASSIGN(DeviceView v,
                        ReadPastes({"fixtures/pastes/ibstat/mooncake1999-cx7-cx6dx-multi.txt"}));
