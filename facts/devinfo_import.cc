@@ -346,6 +346,8 @@ class Importer {
           view_.devices.push_back(std::move(d));
           dev_line_ = line_;
           device_open_ = true;
+          in_port_ = false;  // a port of an earlier block is over
+          in_tm_ = false;
           const std::string named = cmd_device_.empty() ? "" : " (named by the ibv_devinfo -d command line)";
           if (!IsPortKeyLine(l)) {
             Cut(absl::StrCat("the input starts inside a device block, before its hca_id line: its facts are "

@@ -369,7 +369,13 @@ absl::Status ExplainRuleSet::Validate() {
                          Quote(ex.line)));
       }
       LineMatch m;
-      Classify(ex.line, &m);
+      if (!Classify(ex.line, &m)) {
+        // Its own pattern matches, yet the line is no finding: a logger's
+        // level below info (UCX DEBUG, libfabric <debug>) says so.
+        return absl::InvalidArgumentError(absl::StrCat(
+            r.file, ":", ex.line_no, ": rule '", r.id, "': example ", Quote(ex.line),
+            " gives no finding (a line below its logger's info level is none)"));
+      }
       if (m.rule != static_cast<int>(ri)) {
         const ExplainRule& other = rules_[m.rule];
         return absl::InvalidArgumentError(absl::StrCat(

@@ -435,6 +435,10 @@ TEST(ExplainRulesLoader, MalformedFilesNameFileLineAndReason) {
        Replace(good, "example: listen to port 22", "example: connect to port 22"),
        "t.rules:10: rule 'demo-port': example matches none of the rule's "
        "patterns: 'connect to port 22'"},
+      {"example below its logger's info level",
+       Replace(good, "example: listen to port 22", "example: libfabric:1:verbs:core:f():1<debug> listen to port 22"),
+       "t.rules:10: rule 'demo-port': example 'libfabric:1:verbs:core:f():1<debug> listen to port 22' gives no "
+       "finding (a line below its logger's info level is none)"},
       {"near miss matches", Replace(good, "listen to port x", "listen to port 7"),
        "near miss 'listen to port 7' matches rule 'demo-port'"},
       {"wrong expected capture", Replace(good, "expect: port=1", "expect: port=2"),
