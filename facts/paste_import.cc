@@ -35,8 +35,12 @@ std::vector<std::string> Lines(absl::string_view text) {
     // its link line; the continuation's own line is left empty, so line
     // numbers stay those of the paste.
     absl::string_view t = absl::StripAsciiWhitespace(line);
-    if (absl::StartsWith(t, "state ") && !out.empty() && absl::StartsWith(out.back(), "link ") &&
-        !absl::StrContains(out.back(), " state ")) {
+    // `rdma dev` the same way: "sys_image_guid ..." onto its device's line.
+    if (!out.empty() &&
+        ((absl::StartsWith(t, "state ") && absl::StartsWith(out.back(), "link ") &&
+          !absl::StrContains(out.back(), " state ")) ||
+         (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(out.back(), ": node_type ") &&
+          !absl::StrContains(out.back(), " sys_image_guid ")))) {
       absl::StrAppend(&out.back(), " ", t);
       line.clear();
     }
@@ -347,10 +351,28 @@ void RdmaLinkPort(Builder& b, int ln, absl::string_view dev_port,
   }
 }
 
+// `rdma dev`: "0: mlx5_0: node_type ca fw 20.31.1014 node_guid ...
+// sys_image_guid ..." (rdma/dev.c; rxe has no fw). The device, its firmware
+// and GUIDs. `fields`: the words after the name, as key value pairs.
+void RdmaDev(Builder& b, int ln, absl::string_view name, const std::vector<std::pair<std::string, std::string>>& fields) {
+  DeviceInfo& d = b.Device(name);
+  for (const auto& [k, v] : fields) {
+    std::optional<std::string>* slot = k == "fw" ? &d.fw_ver : k == "node_guid" ? &d.node_guid
+                                     : k == "sys_image_guid" ? &d.sys_image_guid : nullptr;
+    if (slot == nullptr || v.empty() || slot->has_value()) continue;
+    *slot = v;
+    b.Source(absl::StrCat(d.name, " ", k == "fw" ? "fw_ver" : k), ln);
+  }
+}
+
 void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> w = absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
-    if (w.size() >= 2 && w[0] == "link") {
+    if (w.size() >= 4 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "node_type") {
+      std::vector<std::pair<std::string, std::string>> fields;
+      for (size_t k = 2; k + 1 < w.size(); k += 2) fields.emplace_back(w[k], w[k + 1]);
+      RdmaDev(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), fields);
+    } else if (w.size() >= 2 && w[0] == "link") {
       RdmaLinkPort(b, static_cast<int>(i) + 1, w[1], w);
     } else if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":")) {
       // iproute2 before 4.18: "1/1: mlx5_0/1: state ACTIVE physical_state LINK_UP"
@@ -365,6 +387,15 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
     return absl::InvalidArgumentError(absl::StrCat(b.file(), ":1: rdma -j link: not a JSON array"));
   }
   for (const auto& e : j) {
+    if (e.is_object() && e.contains("ifname") && e["ifname"].is_string() && e.contains("node_type") &&
+        !e.contains("port")) {
+      // `rdma -j dev`
+      std::vector<std::pair<std::string, std::string>> fields;
+      for (const char* k : {"fw", "node_guid", "sys_image_guid"})
+        if (e.contains(k) && e[k].is_string()) fields.emplace_back(k, e[k].get<std::string>());
+      RdmaDev(b, 1, e["ifname"].get<std::string>(), fields);
+      continue;
+    }
     if (!e.is_object() || !e.contains("ifname") || !e.contains("port")) continue;
     if (!e["ifname"].is_string() || !e["port"].is_number_unsigned()) continue;
     std::vector<absl::string_view> w;
@@ -616,6 +647,7 @@ bool ShowGidsLine(absl::string_view l) {
 }
 bool RdmaLinkLine(absl::string_view l) {
   return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) ||
+         absl::StrContains(l, ": node_type ") ||  // `rdma dev`
          (absl::StrContains(l, "/") && absl::StrContains(l, ": state ") &&
           absl::StrContains(l, "physical_state"));
 }
@@ -638,8 +670,8 @@ bool Ibdev2netdevLine(absl::string_view l) {
 }
 
 constexpr absl::string_view kFormatsTried =
-    "rdmacheck profile, ibv_devinfo [-v|-l], ibstat, ibstatus, show_gids, rdma link, "
-    "rdma -j link, ibdev2netdev, ip addr, ip -j addr, ulimit -a";
+    "rdmacheck profile, ibv_devinfo [-v|-l], ibstat, ibstatus, show_gids, rdma link, rdma dev, "
+    "rdma -j link, rdma -j dev, ibdev2netdev, ip addr, ip -j addr, ulimit -a";
 
 }  // namespace
 
@@ -653,7 +685,8 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (absl::StartsWith(first, "[") || absl::StartsWith(first, "{") || body) {
     nlohmann::json j = ArrayOfObjects(body ? text.substr(body->offset) : text);
     if (j.is_array()) {
-      if (j[0].contains("ifname") && j[0].contains("port")) return std::string("rdma_link_json");
+      if (j[0].contains("ifname") && (j[0].contains("port") || j[0].contains("node_type")))
+        return std::string("rdma_link_json");  // `rdma -j link` or `rdma -j dev`
       if (j[0].contains("ifname") && (j[0].contains("addr_info") || j[0].contains("mtu")))
         return std::string("ip_addr_json");
     }

@@ -139,7 +139,8 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       "ibstatus/openshift-docs96176-diff-tabs-down.txt",
   };
   int read = 0;
-  for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "ip_addr", "ulimit", "ibdev2netdev", "mixed"}) {
+  for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
+                           "mixed"}) {
     for (const auto& e : std::filesystem::directory_iterator(absl::StrCat("fixtures/pastes/", kind))) {
       std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
       SCOPED_TRACE(rel);
@@ -214,6 +215,38 @@ TEST(PasteImport, JsonAfterItsCommandLineAndTheFirstRdmaJsonForm) {
   // A prompt line alone before JSON of another tool is still no format.
   EXPECT_THAT(ParsePaste("$ ls -j\n[{\"a\": 1}]\n", "ls.txt").status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("ls.txt:1: not a format rdmacheck reads")));
+}
+
+// `rdma dev` (and `rdma -j dev`): the devices, their firmware and GUIDs; with
+// `rdma link` in the same paste, its ports too. A wrapped line is joined.
+TEST(PasteImport, RdmaDevTextAndJson) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/rdma_dev/lore-linux-rdma-yztyx-cx3pro-two-kernels-quoted.txt"}));
+  ASSERT_EQ(v.devices.size(), 2u);
+  const DeviceInfo* d = v.Device("ibp9s0f0");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->fw_ver, "2.42.5000");
+  EXPECT_EQ(d->node_guid, "1c34:da03:0007:7a60");
+  EXPECT_EQ(d->sys_image_guid, "1c34:da03:0007:7a63");
+  ASSERT_OK_AND_ASSIGN(DeviceView m,
+                       ReadPastes({"fixtures/pastes/mixed/lore-linux-rdma-20200926-rdma-dev-and-link.txt"}));
+  const DeviceInfo* ib = m.Device("ibp0s9");
+  ASSERT_NE(ib, nullptr);
+  EXPECT_EQ(ib->fw_ver, "4.4.9999");
+  ASSERT_NE(ib->Port(2), nullptr);
+  EXPECT_EQ(ib->Port(1)->state, "ACTIVE");
+  ASSERT_OK_AND_ASSIGN(DeviceView w, ParsePaste("0: mlx5_0: node_type ca fw 16.26.0055 node_guid 248a:0703:00a5:29d0\n"
+                                                "sys_image_guid 248a:0703:00a5:29d0 adaptive-moderation on\n",
+                                                "wrapped.txt"));
+  ASSERT_NE(w.Device("mlx5_0"), nullptr);
+  EXPECT_EQ(w.Device("mlx5_0")->sys_image_guid, "248a:0703:00a5:29d0");
+  // As iproute2's rdma/dev.c prints it with -j (rxe: no "fw").
+  ASSERT_OK_AND_ASSIGN(DeviceView j, ParsePaste("[{\"ifindex\":0,\"ifname\":\"rxe0\",\"node_type\":\"ca\",\"node_guid\":"
+                                                "\"5054:00ff:fe12:3456\",\"sys_image_guid\":\"5054:00ff:fe12:3456\"}]\n",
+                                                "dev.json"));
+  ASSERT_NE(j.Device("rxe0"), nullptr);
+  EXPECT_EQ(j.Device("rxe0")->node_guid, "5054:00ff:fe12:3456");
+  EXPECT_FALSE(j.Device("rxe0")->fw_ver.has_value());
 }
 
 // `ibdev2netdev -v`: the PCI address first, the firmware and the port's state
