@@ -226,7 +226,8 @@ class Importer {
         const absl::string_view key = KeyOf(prev);
         const bool empty_value =
             !key.empty() && absl::StripAsciiWhitespace(absl::string_view(prev).substr(prev.find(':') + 1)).empty();
-        if ((empty_value && AlwaysValued(key, l) && !PlainKey(KeyOf(l))) || IsWrappedCode(l)) {
+        const bool lacks_code = !key.empty() && !empty_value && !absl::EndsWith(prev, ")");
+        if ((empty_value && AlwaysValued(key, l) && !PlainKey(KeyOf(l))) || (lacks_code && IsWrappedCode(l))) {
           const std::string joined = absl::StrCat(prev, " ", l);
           const int at = from.back();
           lines.pop_back();
