@@ -58,6 +58,8 @@ constexpr absl::string_view kProviders[] = {
     "hns",        "efa",     "qib",   "rxe",   "siw",
 };
 
+}  // namespace
+
 std::optional<std::string> DriverFromName(absl::string_view name) {
   for (absl::string_view p : kProviders) {
     if (!absl::StartsWith(name, p)) continue;
@@ -66,6 +68,12 @@ std::optional<std::string> DriverFromName(absl::string_view name) {
   }
   return std::nullopt;
 }
+
+bool NoProviderWarning(absl::string_view line) {
+  return absl::StrContains(line, "no userspace device-specific driver found");
+}
+
+namespace {
 
 template <size_t N>
 bool StartsWithAny(absl::string_view l, const absl::string_view (&prefixes)[N]) {
@@ -273,7 +281,7 @@ class Importer {
       if (absl::StartsWith(l, "libibverbs: ")) {
         // libibverbs/init.c: a device in sysfs whose provider library is
         // missing, which it then leaves out. Kept, and counted.
-        if (absl::StrContains(l, "no userspace device-specific driver found")) ++no_provider;
+        if (NoProviderWarning(l)) ++no_provider;
         view_.provenance.emplace_back(l);
         continue;
       }
@@ -559,13 +567,15 @@ class Importer {
     if (key == "state") {
       RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
       p.state = PortStateName(c);
-      if (!p.state) return Err(key, absl::StrCat("unknown port state code ", c));
+      if (!p.state) LeftOut(key, absl::StrCat("unknown port state code ", c));
       return absl::OkStatus();
     }
     if (key == "phys_state") {
       RDMACHECK_ASSIGN_OR_RETURN(uint64_t c, Code(key, value));
       p.phys_state = PhysStateName(c);
-      if (!p.phys_state) return Err(key, absl::StrCat("unknown physical state code ", c));
+      // iWARP ports (cxgb3, nes) report 0, which devinfo.c prints as
+      // "invalid physical state (0)": no physical state, not a bad paste.
+      if (!p.phys_state && c != 0) LeftOut(key, absl::StrCat("unknown physical state code ", c));
       return absl::OkStatus();
     }
     if (key == "max_mtu" || key == "active_mtu") {
@@ -580,8 +590,9 @@ class Importer {
       if (value == "Ethernet" || value == "InfiniBand") {
         p.link_layer = std::string(value);
       } else if (value != "Unknown") {
-        return Err(key, absl::StrCat("expected Ethernet, InfiniBand or Unknown, got `", value,
-                                     "`"));
+        // Providers outside rdma-core print their own (Intel MPSS's scif0:
+        // "SCIF").
+        LeftOut(key, absl::StrCat("`", value, "` is neither Ethernet, InfiniBand nor Unknown"));
       }
       return absl::OkStatus();
     }
@@ -665,6 +676,13 @@ class Importer {
     return absl::OkStatus();
   }
 
+  // A value no rdmacheck fact can hold (a code devinfo.c prints as
+  // "invalid ...", a provider's own link layer): the rest of the paste is
+  // still read, and the warning says what was left out.
+  void LeftOut(absl::string_view field, absl::string_view what) {
+    warnings_.push_back(absl::StrCat(file_, ":", line_, ": ", field, ": ", what, ": left out"));
+  }
+
   // A paste cut short (or with lines lost) leaves a block without lines
   // devinfo.c always prints. What was read is kept; the warning names the
   // block's first line, and checks that need the missing facts SKIP.
@@ -693,7 +711,14 @@ class Importer {
     if (in_port_) EndPort();
     const DeviceInfo& d = Dev();
     std::string what = absl::StrCat("device ", d.name, " (line ", dev_line_, ")");
-    if (!d.transport) return Cut(absl::StrCat(what, " has no transport line"));
+    // Early ibv_devinfo (before iWARP devices, 2007 posts) printed no
+    // transport line: a block that goes on to its ports is whole, and only
+    // the transport is unknown.
+    if (!d.transport && d.ports.empty()) return Cut(absl::StrCat(what, " has no transport line"));
+    if (!d.transport)
+      warnings_.push_back(absl::StrCat(file_, ":", dev_line_, ": ", what,
+                                       " has no transport line, as early ibv_devinfo printed none: its transport "
+                                       "is unknown"));
     if (d.attrs.count("max_mr_size") && !d.attrs.count("local_ca_ack_delay"))
       return Cut(absl::StrCat(what, " ends inside its -v attribute list"));
     std::optional<uint64_t> n = d.Attr("phys_port_cnt");

@@ -43,6 +43,7 @@
 #ifndef RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 #define RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -64,6 +65,16 @@ std::string PastedLine(absl::string_view line);
 // line, `-l`'s "N HCAs found:", its no-device and stderr lines, or three of
 // devinfo.c's own keys — how ReadProfileFile tells the formats apart.
 bool LooksLikeIbvDevinfo(absl::string_view text);
+
+// The provider a device name is of, for known providers ("mlx5_0" ->
+// "mlx5", "rxe0" -> "rxe"); nullopt for a udev name ("rocep1s0f0").
+std::optional<std::string> DriverFromName(absl::string_view name);
+
+// libibverbs/init.c's warning for a device in sysfs whose provider library
+// is missing ("libibverbs: Warning: no userspace device-specific driver
+// found for /sys/class/infiniband_verbs/uverbs0"): the device is left out
+// of every listing.
+bool NoProviderWarning(absl::string_view line);
 
 }  // namespace rdmacheck
 

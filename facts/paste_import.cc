@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -456,6 +457,109 @@ void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
   }
 }
 
+// ---------------------------------------------------------------- ibv_devices
+
+// rdma-core's ibv_devices (libibverbs/examples/device_list.c): a header
+// "    device          \t   node GUID", a rule of dashes, then a line a
+// device, its name and its node GUID as 16 hex digits (a VF without one
+// prints zeros).
+bool IbvDevicesHeader(absl::string_view l) {
+  std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  return w.size() == 3 && w[0] == "device" && w[1] == "node" && w[2] == "GUID";
+}
+
+bool HexDigits(absl::string_view s, size_t n) {
+  return s.size() == n && std::all_of(s.begin(), s.end(), [](char c) { return absl::ascii_isxdigit(c); });
+}
+
+// A device listed again (two runs, or two hosts, in one paste): the first
+// is read, and the warning names both lines.
+bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b) {
+  auto [it, inserted] = first.emplace(std::string(name), ln);
+  if (!inserted)
+    b.Warn(ln, absl::StrCat("device ", name, " again, in another run of the command: line ", it->second,
+                            " is read, this one left out"));
+  return !inserted;
+}
+
+// libibverbs' warnings (stderr, pasted among the lines): provenance, and a
+// device it left out is said (a missing provider is counted, as for
+// ibv_devinfo; "Driver rxe does not support the kernel ABI of 1 ... for
+// device /sys/class/infiniband/rxe0" leaves rxe0 out of the list).
+void LibibverbsLine(absl::string_view l, int ln, uint64_t* no_provider, Builder& b) {
+  b.view().provenance.emplace_back(l);
+  if (NoProviderWarning(l)) {
+    ++*no_provider;
+  } else if (size_t at = l.find("/sys/class/infiniband/"); at != absl::string_view::npos) {
+    b.Warn(ln, absl::StrCat("libibverbs left out device ", l.substr(at + 22), ": `", l, "`"));
+  }
+}
+
+void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b) {
+  std::map<std::string, int> first;
+  bool in_table = false;
+  uint64_t no_provider = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    absl::string_view l = Trim(lines[i]);
+    if (absl::StartsWith(l, "libibverbs: ")) {
+      LibibverbsLine(l, ln, &no_provider, b);
+      continue;
+    }
+    if (IbvDevicesHeader(l)) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table || l.empty() || l.find_first_not_of("- \t") == absl::string_view::npos) continue;
+    std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    if (w.size() != 2 || !HexDigits(w[1], 16)) {
+      in_table = false;  // the prompt, or prose, after the list
+      continue;
+    }
+    if (SeenBefore(first, w[0], ln, b)) continue;
+    DeviceInfo& d = b.Device(w[0]);
+    if (!d.driver) d.driver = DriverFromName(d.name);
+    d.node_guid = GuidText(w[1]);
+    b.Source(d.name + " node_guid", ln);
+  }
+  if (no_provider > 0) b.view().host.devices_without_provider = no_provider;
+}
+
+// ----------------------------------------------------- ls -l /sys/class/infiniband
+
+// One symlink a device: "lrwxrwxrwx 1 root root 0 Nov  1 15:37 mlx5_0 ->
+// ../../devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0";
+// the PCI address is the last one before /infiniband/ (a soft device's path
+// is under devices/virtual and has none). The words around the arrow.
+std::optional<std::pair<absl::string_view, absl::string_view>> ClassLink(absl::string_view l) {
+  std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  const auto arrow = std::find(w.begin(), w.end(), "->");
+  if (arrow == w.begin() || arrow == w.end() || arrow + 1 == w.end()) return std::nullopt;
+  absl::string_view name = *(arrow - 1), target = *(arrow + 1);
+  if (!absl::EndsWith(target, absl::StrCat("/infiniband/", name))) return std::nullopt;
+  return std::make_pair(name, target);
+}
+
+bool PciAddress(absl::string_view s) {
+  // "0000:3b:00.0": domain, bus, device.function
+  return s.size() == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.' && HexDigits(s.substr(0, 4), 4) &&
+         HexDigits(s.substr(5, 2), 2) && HexDigits(s.substr(8, 2), 2) && absl::ascii_isxdigit(s[11]);
+}
+
+void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
+  std::map<std::string, int> first;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int ln = static_cast<int>(i) + 1;
+    std::optional<std::pair<absl::string_view, absl::string_view>> link = ClassLink(Trim(lines[i]));
+    if (!link || SeenBefore(first, link->first, ln, b)) continue;
+    DeviceInfo& d = b.Device(link->first);
+    if (!d.driver) d.driver = DriverFromName(d.name);
+    for (absl::string_view part : absl::StrSplit(link->second, '/'))
+      if (PciAddress(part)) d.pci_address = std::string(part);
+    if (d.pci_address) b.Source(d.name + " pci_address", ln);
+  }
+}
+
 // ---------------------------------------------------------------- ip addr
 
 void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
@@ -670,8 +774,8 @@ bool Ibdev2netdevLine(absl::string_view l) {
 }
 
 constexpr absl::string_view kFormatsTried =
-    "rdmacheck profile, ibv_devinfo [-v|-l], ibstat, ibstatus, show_gids, rdma link, rdma dev, "
-    "rdma -j link, rdma -j dev, ibdev2netdev, ip addr, ip -j addr, ulimit -a";
+    "rdmacheck profile, ibv_devinfo [-v|-l], ibv_devices, ibstat, ibstatus, show_gids, rdma link, rdma dev, "
+    "rdma -j link, rdma -j dev, ibdev2netdev, ls -l /sys/class/infiniband, ip addr, ip -j addr, ulimit -a";
 
 }  // namespace
 
@@ -691,11 +795,14 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
         return std::string("ip_addr_json");
     }
   }
+  if (AnyLine(lines, IbvDevicesHeader)) return std::string("ibv_devices");
   if (AnyLine(lines, IbstatLine)) return std::string("ibstat");
   if (AnyLine(lines, IbstatusLine)) return std::string("ibstatus");
   if (AnyLine(lines, ShowGidsLine)) return std::string("show_gids");
   if (AnyLine(lines, RdmaLinkLine)) return std::string("rdma_link");
   if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
+  if (AnyLine(lines, [](absl::string_view l) { return ClassLink(l).has_value(); }))
+    return std::string("sysfs_class");
   if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
   if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
   // Last: a paste of other output that also holds an ibstat failure is read
@@ -719,6 +826,8 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   if (*format == "rdma_link") ParseRdmaLink(lines, b);
   if (*format == "ip_addr") ParseIpAddr(lines, b);
   if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
+  if (*format == "ibv_devices") ParseIbvDevices(lines, b);
+  if (*format == "sysfs_class") ParseClassLinks(lines, b);
   if (*format == "ulimit") ParseUlimit(lines, b);
   if (*format == "rdma_link_json" || *format == "ip_addr_json") {
     // Cut short: its whole elements, and where it stops (a whole array is

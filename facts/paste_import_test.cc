@@ -26,6 +26,7 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 const std::string kDir = "fixtures/pastes/devinfo/";
 
@@ -140,7 +141,7 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
   };
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
-                           "mixed"}) {
+                           "ibv_devices", "sysfs_class", "mixed"}) {
     for (const auto& e : std::filesystem::directory_iterator(absl::StrCat("fixtures/pastes/", kind))) {
       std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
       SCOPED_TRACE(rel);
@@ -329,6 +330,76 @@ TEST(PasteImport, AToolsFailureAloneSaysWhatItMeans) {
   EXPECT_TRUE(panic.devices.empty());
   EXPECT_EQ(panic.host.devices_listed, false);
   EXPECT_THAT(panic.warnings, ElementsAre(HasSubstr("ibstat.txt:1: ibstat stopped with an error before listing")));
+}
+
+// A third held-out set (2026-12-05): ibv_devices, in a fence beside lspci,
+// with whitespace collapsed and two hosts' lists in one post, and empty
+// after libibverbs refused the device.
+TEST(PasteImport, IbvDevicesListsDevicesAndTheirNodeGuids) {
+  const std::string dir = "fixtures/pastes/ibv_devices/";
+  ASSERT_OK_AND_ASSIGN(DeviceView bond, ReadPastes({dir + "ibv_devices-mlx5-bond-lspci-rhel7.txt"}));
+  ASSERT_EQ(bond.devices.size(), 1u);
+  EXPECT_EQ(bond.devices[0].name, "mlx5_bond_0");
+  EXPECT_EQ(bond.devices[0].driver, "mlx5");
+  EXPECT_EQ(bond.devices[0].node_guid, "e8eb:d303:0038:1588");
+  EXPECT_THAT(bond.warnings, IsEmpty());
+
+  ASSERT_OK_AND_ASSIGN(DeviceView two, ReadPastes({dir + "ibv_devices-vf-zero-guid-collapsed-whitespace.txt"}));
+  ASSERT_EQ(two.devices.size(), 4u);  // the server's; the client's mlx5_0 and mlx5_1 are left out
+  EXPECT_EQ(two.devices[0].name, "mlx5_2");
+  EXPECT_EQ(two.devices[0].node_guid, "0000:0000:0000:0000");
+  EXPECT_EQ(two.devices[1].node_guid, "506b:4b03:0028:5028");
+  EXPECT_THAT(two.warnings,
+              ElementsAre(HasSubstr(":16: device mlx5_0 again, in another run of the command: line 8 is read"),
+                          HasSubstr(":17: device mlx5_1 again")));
+
+  ASSERT_OK_AND_ASSIGN(DeviceView none, ReadPastes({dir + "ibv_devices-empty-rxe-abi-warning.txt"}));
+  EXPECT_TRUE(none.devices.empty());
+  EXPECT_FALSE(none.host.devices_listed.has_value());  // listed, and none there
+  EXPECT_THAT(none.warnings, Contains(HasSubstr(":4: libibverbs left out device rxe0: `libibverbs: Warning: Driver "
+                                                "rxe does not support the kernel ABI of 1")));
+}
+
+// `ls -lR /sys/class/infiniband`, before and after irdma was unloaded: the
+// devices, and their PCI addresses from the links' targets.
+TEST(PasteImport, SysfsClassLinksGiveDevicesAndPciAddresses) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/sysfs_class/ls-lR-sys-class-infiniband-irdma0-3-plus-mlx5_0.txt"}));
+  ASSERT_EQ(v.devices.size(), 5u);
+  EXPECT_EQ(v.devices[0].name, "irdma0");
+  EXPECT_EQ(v.devices[0].driver, "irdma");
+  EXPECT_EQ(v.devices[0].pci_address, "0000:1a:00.0");
+  EXPECT_EQ(v.devices[1].pci_address, "0000:1a:00.3");
+  EXPECT_EQ(v.devices[4].name, "mlx5_0");
+  EXPECT_EQ(v.devices[4].pci_address, "0000:3b:00.0");
+  EXPECT_THAT(v.warnings, ElementsAre(HasSubstr("device mlx5_0 again")));
+  // A soft device's link has no PCI address.
+  ASSERT_OK_AND_ASSIGN(DeviceView rxe,
+                       ParsePaste("lrwxrwxrwx 1 root root 0 Dec  5 08:00 rxe0 -> ../../devices/virtual/infiniband/rxe0\n",
+                                  "ls.txt"));
+  ASSERT_EQ(rxe.devices.size(), 1u);
+  EXPECT_EQ(rxe.devices[0].driver, "rxe");
+  EXPECT_FALSE(rxe.devices[0].pci_address.has_value());
+}
+
+// Values devinfo.c prints that no fact holds: an iWARP port's physical
+// state 0 is none (cxgb3), a provider's own link layer (Xeon Phi's scif0)
+// is left out with a warning; the rest of each paste is read.
+TEST(PasteImport, IwarpPhysStateZeroAndAProvidersOwnLinkLayer) {
+  DeviceView cxgb = Import("ompi-users-cxgb3-iwarp-devinfo-v-two-nodes.txt");
+  ASSERT_FALSE(cxgb.devices.empty());
+  EXPECT_EQ(cxgb.devices[0].name, "cxgb3_0");
+  ASSERT_FALSE(cxgb.devices[0].ports.empty());
+  EXPECT_FALSE(cxgb.devices[0].ports[0].phys_state.has_value());
+  EXPECT_THAT(cxgb.warnings, Not(Contains(HasSubstr("phys_state"))));
+  DeviceView scif = Import("ompi-users-xeonphi-mlx4-scif0-devinfo.txt");
+  ASSERT_EQ(scif.devices.size(), 2u);
+  EXPECT_EQ(scif.devices[1].name, "scif0");
+  EXPECT_EQ(scif.devices[1].transport, "SCIF");
+  EXPECT_FALSE(scif.devices[1].ports[0].link_layer.has_value());
+  EXPECT_EQ(scif.devices[1].ports[0].state, "ACTIVE");
+  EXPECT_THAT(scif.warnings,
+              Contains(HasSubstr(":56: link_layer: `SCIF` is neither Ethernet, InfiniBand nor Unknown: left out")));
 }
 
 TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {
