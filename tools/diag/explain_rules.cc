@@ -428,6 +428,15 @@ bool BelowInfoLevel(absl::string_view line) {
   return absl::StrContains(line, "<debug>") || absl::StrContains(line, "<trace>");
 }
 
+// A line NCCL printed at its INFO level (src/debug.cc, " NCCL INFO "): NCCL
+// reports there every probe that did not work out ("NET/Plugin: Failed to
+// find ncclNetPlugin_v8 symbol", in every run with a net plugin) and prints
+// what stops it at WARN. A rule may still explain it; it is not listed as an
+// unexplained error-like line.
+bool NcclInfoLine(absl::string_view line) {
+  return absl::StartsWith(line, "NCCL INFO ") || absl::StrContains(line, " NCCL INFO ");
+}
+
 }  // namespace
 
 const char ExplainRuleSet::kErrorLikePattern[] =
@@ -446,7 +455,7 @@ bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m, bool* error_
   // error-like pattern comes after every rule's.
   const int first = *std::min_element(hits.begin(), hits.end());
   if (first == error_like_index_) {
-    if (error_like) *error_like = true;
+    if (error_like) *error_like = !NcclInfoLine(line);
     return false;
   }
   const CompiledPattern& cp = compiled_[first];
