@@ -449,6 +449,37 @@ perf_lat_wall() {
             printf "== perf-lat: %s: wall %.2f us per one-way trip, reported avg %.2f us (x%.3f)\n", t, trip, r[t] / rc[t], (r[t] / rc[t]) / trip } }' "$out"
 }
 
+# perf_lat_syscalls: the system calls each tool makes per round trip, both
+# ends (strace -f -c over -n N less -n 1000, so setup and teardown cancel):
+# what a ping costs the kernel beside the spinning, whatever either clock
+# says. strace stretches every call, not the count. $PERF_DIR/strace/.
+perf_lat_syscalls() {
+  local n1=1000 n2=${GUEST_LAT_STRACE_N:-4000} n srv i dir=$PERF_DIR/strace
+  mkdir -p "$dir"
+  for n in "$n1" "$n2"; do
+    timeout -s KILL 300 strace -f -c -o "$dir/ib_write_lat.srv.$n" ib_write_lat -d rxe1 -x 1 -F -n "$n" >/dev/null 2>&1 &
+    srv=$!
+    for ((i = 0; i < 400; i++)); do
+      ss -ltn 2>/dev/null | grep -q ':18515 ' && break
+      sleep 0.02
+    done
+    timeout -s KILL 300 strace -f -c -o "$dir/ib_write_lat.cli.$n" ib_write_lat -d rxe0 -x 1 -F -n "$n" 198.18.0.2 \
+      >/dev/null 2>&1
+    wait "$srv" 2>/dev/null
+    timeout -s KILL 300 strace -f -c -o "$dir/rdmacheck.all.$n" "$RDMACHECK" bench -d rxe0 --peer-dev rxe1 -x 1 --lat \
+      -n "$n" >/dev/null 2>&1
+  done
+  # strace -c's rows: % time, seconds, usecs/call, calls, [errors,] syscall.
+  for f in "$dir"/*.*.*; do
+    awk -v t="$(basename "$f" | cut -d. -f1)" -v n="${f##*.}" \
+      '$4 ~ /^[0-9]+$/ && $NF ~ /^[a-z_0-9]+$/ && $NF != "total" { print t "\t" n "\t" $NF "\t" $4 }' "$f"
+  done | awk -F'\t' -v n1="$n1" -v n2="$n2" '{ c[$1 "\t" $3, $2] += $4; k[$1 "\t" $3] = 1 }
+    END { for (x in k) { d = (c[x, n2] - c[x, n1]) / (n2 - n1); if (d >= 0.01) printf "%s\t%.2f\n", x, d } }' |
+    sort >"$dir/per-trip.tsv"
+  echo "== perf-lat: system calls per round trip (both ends, -n $n2 less -n $n1):"
+  sed 's/^/== perf-lat:   /' "$dir/per-trip.tsv"
+}
+
 run_perf_lat() {
   [[ -x "$RDMACHECK" ]] || return 0
   PERF_DIR="$OUT/perf"
@@ -480,6 +511,7 @@ run_perf_lat() {
   kill -INT "$srv" 2>/dev/null
   wait "$srv" 2>/dev/null
   perf_lat_wall
+  perf_lat_syscalls
   echo "== perf-lat: latency medians by form (us)"
   awk -F'\t' 'NR > 1 { v[$2] = v[$2] " " $3 } END { for (f in v) print "== perf-lat: " f ":" v[f] }' "$out" | sort
   record PASS "perf-lat: $(($(wc -l <"$out") - 1)) latency runs measured ($out)"

@@ -174,6 +174,10 @@ cp -r "$REPO/fixtures" "$SHARE/fixtures"
   # 1: every scenario's run under the host-write audit's strace (faults.bash;
   # off by default: strace slows the probes' data path past their deadlines).
   echo "GUEST_AUDIT_SCENARIOS=${GUEST_AUDIT_SCENARIOS:-0}"
+  # The perf-lat step's knobs (perf.bash), when set here.
+  for v in GUEST_LAT_RUNS GUEST_LAT_WALL_N GUEST_LAT_STRACE_N; do
+    [[ -n "${!v:-}" ]] && echo "$v=${!v}"
+  done
 } >"$SHARE/env.sh"
 # The guest reads its settings from env.sh before guest-main.sh.
 printf 'source /mnt/share/env.sh\nsource /mnt/share/guest-main.sh\n' >"$SHARE/entry.sh"
