@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "facts/firewall/nft_json.h"
 #include "facts/gather_internal.h"
 #include "facts/sysfs.h"
 #include "util/subprocess.h"
@@ -27,17 +28,20 @@ struct Tool {
   // Run when argv fails saying so: nft built without JSON support answers
   // -j with "JSON support not compiled-in" (nftables src/main.c).
   std::vector<std::string> without_json;
+  // Run once nft has printed, and only when it lists a table of this
+  // family that the tool would print (XtablesTablesListed).
+  const char* nft_family = nullptr;
 };
 
 const std::vector<Tool>& Tools() {
   static const std::vector<Tool>* tools = new std::vector<Tool>{
       // The JSON interface (libnftables-json(5)) over the text: its schema
       // is documented and kept stable, the text is for people.
-      {"nft", {"nft", "-j", "list", "ruleset"}, nullptr, {"nft", "list", "ruleset"}},
-      {"iptables-nft", {"iptables-nft-save"}},
-      {"iptables-legacy", {"iptables-legacy-save"}, "net/ip_tables_names"},
-      {"ip6tables-nft", {"ip6tables-nft-save"}},
-      {"ip6tables-legacy", {"ip6tables-legacy-save"}, "net/ip6_tables_names"},
+      {"nft", {"nft", "-j", "list", "ruleset"}, nullptr, {"nft", "list", "ruleset"}, nullptr},
+      {"iptables-nft", {"iptables-nft-save"}, nullptr, {}, "ip"},
+      {"iptables-legacy", {"iptables-legacy-save"}, "net/ip_tables_names", {}, nullptr},
+      {"ip6tables-nft", {"ip6tables-nft-save"}, nullptr, {}, "ip6"},
+      {"ip6tables-legacy", {"ip6tables-legacy-save"}, "net/ip6_tables_names", {}, nullptr},
   };
   return *tools;
 }
@@ -48,14 +52,28 @@ bool LegacyTablesListed(const std::optional<std::string>& names_file) {
   return names_file && !absl::StripAsciiWhitespace(*names_file).empty();
 }
 
+std::optional<bool> XtablesTablesListed(const std::string& nft_listing, const std::string& family) {
+  absl::StatusOr<firewall::Ruleset> rs = firewall::ParseNftListing(nft_listing, "nft");
+  if (!rs.ok() || !rs->incomplete.empty()) return std::nullopt;
+  for (const firewall::Table& t : rs->tables)
+    if (t.family == family && (t.name == "filter" || t.name == "mangle" || t.name == "raw" || t.name == "security" ||
+                               t.name == "nat"))
+      return true;
+  return false;
+}
+
 // All at once, and beside the rest of the gather: each is a fork+exec that
 // mostly waits (hundreds of ms under emulation), so the gather pays for the
-// slowest, and only for what the sysfs reads do not cover. A legacy listing
-// with no legacy table to list is not run at all.
+// slowest, and only for what the sysfs reads do not cover. A listing that
+// can print nothing is not run at all: a legacy one with no legacy table, an
+// iptables-nft one whose tables nft does not list (on a host without
+// iptables-nft rules, two fork+execs fewer; they cost the gather 30-60 ms
+// of two emulated vCPUs, docs/performance.md).
 RulesetReader::RulesetReader(const std::string& proc_root)
     : results_(Tools().size()), empty_why_(Tools().size()) {
   SysfsReader proc(proc_root);
   for (size_t i = 0; i < Tools().size(); ++i) {
+    if (Tools()[i].nft_family) continue;  // started by nft's thread
     if (const char* names = Tools()[i].legacy_names) {
       std::optional<std::string> listed = proc.ReadFile(names);
       if (!LegacyTablesListed(listed)) {
@@ -71,8 +89,28 @@ RulesetReader::RulesetReader(const std::string& proc_root)
       if (!tool.without_json.empty() && results_[i]->ok() && (*results_[i])->signal == 0 &&
           (*results_[i])->exit_code != 0 && absl::StrContains((*results_[i])->err, "JSON"))
         results_[i] = RunSubprocess(tool.without_json, 3.0);
+      if (i == 0) RunAfterNft();  // Tools()[0] is nft
     });
   }
+}
+
+// On nft's thread, once it has printed: the iptables-nft listings, side by
+// side, those that nft shows can print nothing left out.
+void RulesetReader::RunAfterNft() {
+  const absl::StatusOr<SubprocessResult>& nft = *results_[0];
+  std::vector<std::thread> after;
+  for (size_t i = 0; i < Tools().size(); ++i) {
+    const char* family = Tools()[i].nft_family;
+    if (!family) continue;
+    if (nft.ok() && nft->Succeeded() && XtablesTablesListed(nft->out, family) == false) {
+      empty_why_[i] = absl::StrCat("gather: ruleset ", Tools()[i].source, " empty: nft lists no ", family,
+                                   " table filter, mangle, raw, security or nat, so ", Tools()[i].argv[0],
+                                   " was not run");
+      continue;
+    }
+    after.emplace_back([this, i] { results_[i] = RunSubprocess(Tools()[i].argv, 3.0); });
+  }
+  for (std::thread& t : after) t.join();
 }
 
 RulesetReader::~RulesetReader() {

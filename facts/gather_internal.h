@@ -91,11 +91,22 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 // for_each_table), so the fork is skipped and the ruleset recorded empty.
 bool LegacyTablesListed(const std::optional<std::string>& names_file);
 
+// Whether iptables-nft-save (family "ip") or ip6tables-nft-save ("ip6")
+// can print anything, judged from what `nft -j list ruleset` (or the text
+// listing) printed: they list only the xtables tables (filter, mangle, raw,
+// security, nat) of their family that exist in nf_tables (iptables
+// xtables-save.c: a table not found is skipped), and nft lists every table
+// of every family. nullopt when the listing cannot tell (not read, or cut
+// short): then the tool is run.
+std::optional<bool> XtablesTablesListed(const std::string& nft_listing, const std::string& family);
+
 // nft and the four iptables-save variants, each through RunSubprocess in a
 // thread of its own, started at construction: the tools run while the
 // gather reads sysfs, and Finish (called once) waits for them and records
-// what they printed. A tool that cannot be read
-// is a provenance line. The destructor waits for any thread still running.
+// what they printed. The two iptables-nft listings wait for nft's and run
+// only when it lists a table of theirs (XtablesTablesListed). A tool that
+// cannot be read is a provenance line. The destructor waits for any thread
+// still running.
 class RulesetReader {
  public:
   // proc_root: where ip_tables_names is looked up ("/proc").
@@ -106,6 +117,7 @@ class RulesetReader {
   void Finish(HostInfo* h, std::vector<std::string>* provenance);
 
  private:
+  void RunAfterNft();
   std::vector<std::optional<absl::StatusOr<SubprocessResult>>> results_;
   // Set for a listing known empty without running it: the provenance line.
   std::vector<std::string> empty_why_;

@@ -14,6 +14,8 @@
 #   (and what bandwidth + latency add: full less "full less perf", at most 3 s)
 #   startup                       rdmacheck --version            (none)
 #   capture, static, ASLR off     the same under setarch -R      ibv_devinfo -v under it
+#   capture, iptables-nft tables  capture with empty ip and ip6 filter tables in nf_tables, so that the two
+#                                 iptables-nft listings run (what leaving them out buys; no target)
 #
 # The ASLR-off rows have no target: under TCG a process's code is translated
 # again whenever it lands at new addresses, which ASLR makes every run, so a
@@ -103,6 +105,12 @@ run_bench() {
     ms=$(bench_ms "$RDMACHECK" --skip bandwidth,latency --format=json -o "$BENCH_DIR/full-less-perf.json") || true
     printf 'full less perf\t%d\t%s\n' "$i" "$ms" >>"$raw"
     ms=$(bench_ms "$RDMACHECK" --version); printf 'version\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    # The gather runs iptables-nft-save only when nft lists a table of its
+    # (facts/gather_firewall.cc): with one, as on a host with iptables rules.
+    nft add table ip filter && nft add table ip6 filter
+    ms=$(bench_ms bench_capture) || true
+    printf 'capture, iptables-nft tables\t%d\t%s\n' "$i" "$ms" >>"$raw"
+    nft delete table ip filter; nft delete table ip6 filter
   done
   bench_noaslr >>"$raw"
   # Where the startup goes: the dynamic loader's own count.
@@ -112,7 +120,7 @@ run_bench() {
   local -A med
   local what
   for what in "ibv_devinfo -v" capture static "ib_write_bw -n 200" full "full less perf" version \
-    "ibv_devinfo -v, ASLR off" "capture, ASLR off" "static, ASLR off"; do
+    "ibv_devinfo -v, ASLR off" "capture, ASLR off" "static, ASLR off" "capture, iptables-nft tables"; do
     med[$what]=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$raw" | median)
   done
   {
@@ -125,6 +133,7 @@ run_bench() {
     printf 'rdmacheck --version\t%s\t\t\t\t\n' "${med[version]}"
     bench_row "capture vs ibv_devinfo -v, ASLR off" "${med[capture, ASLR off]}" "${med[ibv_devinfo -v, ASLR off]}" "" ""
     bench_row "static checklist vs ibv_devinfo -v, ASLR off" "${med[static, ASLR off]}" "${med[ibv_devinfo -v, ASLR off]}" "" ""
+    bench_row "capture vs capture with iptables-nft tables" "${med[capture]}" "${med[capture, iptables-nft tables]}" "" ""
   } >"$BENCH_DIR/time-to-verdict.tsv"
   local run phase
   cut -f1,2 "$BENCH_DIR/phases.raw" | sort -u | while IFS=$'\t' read -r run phase; do
