@@ -817,7 +817,18 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   absl::StatusOr<std::string> format = SniffPaste(text, file);
   if (!format.ok()) return format.status();
   if (*format == "profile") return ParseProfile(text, file);
-  if (*format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
+  if (*format == "ibv_devinfo") {
+    absl::StatusOr<DeviceView> v = ParseIbvDevinfo(text, file);
+    // `rdma link` pasted beside it (a guide's two commands, one after the
+    // other): its ports' states, physical states and the devices it alone
+    // lists are read too, as when the two are pasted as separate files.
+    if (std::vector<std::string> lines = Lines(text); v.ok() && AnyLine(lines, RdmaLinkLine)) {
+      Builder links(file, "rdma_link");
+      ParseRdmaLink(lines, links);
+      MergeView(links.view(), *v);
+    }
+    return v;
+  }
   Builder b(file, *format);
   std::vector<std::string> lines = Lines(text);
   if (*format == "ibstat") ParseIbstat(lines, b);

@@ -402,6 +402,23 @@ TEST(PasteImport, IwarpPhysStateZeroAndAProvidersOwnLinkLayer) {
               Contains(HasSubstr(":56: link_layer: `SCIF` is neither Ethernet, InfiniBand nor Unknown: left out")));
 }
 
+// ibv_devinfo and `rdma link` in one paste (an irdma guide, an openEuler
+// hns page), read by --from: both are read, as two pastes would be.
+TEST(PasteImport, IbvDevinfoWithRdmaLinkBesideIt) {
+  ASSERT_OK_AND_ASSIGN(DeviceView irdma, ReadPastes({kDir + "irdma-e810-devinfo-rdmalink-md.txt"}));
+  ASSERT_EQ(irdma.devices.size(), 2u);
+  ASSERT_EQ(irdma.devices[0].ports.size(), 1u);
+  EXPECT_EQ(irdma.devices[0].ports[0].state, "ACTIVE");
+  EXPECT_EQ(irdma.devices[0].ports[0].phys_state, "LinkUp");  // rdma link's alone
+  EXPECT_EQ(irdma.devices[0].ports[0].active_mtu, 1024);     // ibv_devinfo's alone
+  ASSERT_OK_AND_ASSIGN(DeviceView hns, ReadPastes({kDir + "openeuler-hns-rdma-link-roceo1-3-ibv_devinfo-d.txt"}));
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : hns.devices) names.push_back(d.name);
+  EXPECT_THAT(names, ElementsAre("roceo1", "roceo2", "roceo3"));
+  ASSERT_EQ(hns.devices[2].ports.size(), 1u);
+  EXPECT_EQ(hns.devices[2].ports[0].state, "ACTIVE");
+}
+
 TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {
   const std::string dir = ::testing::TempDir();
   const std::string a = dir + "/devinfo.txt", b = dir + "/ibstat.txt", c = dir + "/ulimit.txt";
