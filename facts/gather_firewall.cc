@@ -2,6 +2,7 @@
 // rulesets, as nft and iptables-save print them (parsed by facts/firewall/),
 // and whether a socket already has the port.
 #include <optional>
+#include <set>
 #include <thread>
 #include <string>
 #include <utility>
@@ -29,7 +30,7 @@ struct Tool {
   // -j with "JSON support not compiled-in" (nftables src/main.c).
   std::vector<std::string> without_json;
   // Run once nft has printed, and only when it lists a table of this
-  // family that the tool would print (XtablesTablesListed).
+  // family that the tool would print (XtablesFamiliesListed).
   const char* nft_family = nullptr;
 };
 
@@ -52,14 +53,14 @@ bool LegacyTablesListed(const std::optional<std::string>& names_file) {
   return names_file && !absl::StripAsciiWhitespace(*names_file).empty();
 }
 
-std::optional<bool> XtablesTablesListed(const std::string& nft_listing, const std::string& family) {
+std::optional<std::set<std::string>> XtablesFamiliesListed(const std::string& nft_listing) {
   absl::StatusOr<firewall::Ruleset> rs = firewall::ParseNftListing(nft_listing, "nft");
   if (!rs.ok() || !rs->incomplete.empty()) return std::nullopt;
+  std::set<std::string> families;
   for (const firewall::Table& t : rs->tables)
-    if (t.family == family && (t.name == "filter" || t.name == "mangle" || t.name == "raw" || t.name == "security" ||
-                               t.name == "nat"))
-      return true;
-  return false;
+    if (t.name == "filter" || t.name == "mangle" || t.name == "raw" || t.name == "security" || t.name == "nat")
+      families.insert(t.family);
+  return families;
 }
 
 // All at once, and beside the rest of the gather: each is a fork+exec that
@@ -98,11 +99,14 @@ RulesetReader::RulesetReader(const std::string& proc_root)
 // side, those that nft shows can print nothing left out.
 void RulesetReader::RunAfterNft() {
   const absl::StatusOr<SubprocessResult>& nft = *results_[0];
+  // One reading of nft's listing serves both families.
+  const std::optional<std::set<std::string>> listed =
+      nft.ok() && nft->Succeeded() ? XtablesFamiliesListed(nft->out) : std::nullopt;
   std::vector<std::thread> after;
   for (size_t i = 0; i < Tools().size(); ++i) {
     const char* family = Tools()[i].nft_family;
     if (!family) continue;
-    if (nft.ok() && nft->Succeeded() && XtablesTablesListed(nft->out, family) == false) {
+    if (listed && listed->count(family) == 0) {
       empty_why_[i] = absl::StrCat("gather: ruleset ", Tools()[i].source, " empty: nft lists no ", family,
                                    " table filter, mangle, raw, security or nat, so ", Tools()[i].argv[0],
                                    " was not run");

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,25 +36,30 @@ constexpr char kNftJsonHead[] = R"({"nftables": [{"metainfo": {"version": "1.0.6
 
 std::string NftJson(const std::string& tables) { return std::string(kNftJsonHead) + tables + "]}"; }
 
-TEST(XtablesTablesListed, OnlyTheFamilysXtablesTables) {
+// Whether each family's listing can print anything, as the gather asks it.
+std::optional<bool> Listed(const std::string& nft_listing, const std::string& family) {
+  std::optional<std::set<std::string>> f = XtablesFamiliesListed(nft_listing);
+  if (!f) return std::nullopt;
+  return f->count(family) > 0;
+}
+
+TEST(XtablesFamiliesListed, OnlyTheFamilysXtablesTables) {
   const std::string ip_filter = NftJson(R"(, {"table": {"family": "ip", "name": "filter", "handle": 1}})");
-  EXPECT_EQ(XtablesTablesListed(ip_filter, "ip"), true);
-  EXPECT_EQ(XtablesTablesListed(ip_filter, "ip6"), false);
+  EXPECT_EQ(Listed(ip_filter, "ip"), true);
+  EXPECT_EQ(Listed(ip_filter, "ip6"), false);
   const std::string ip6_nat = NftJson(R"(, {"table": {"family": "ip6", "name": "nat", "handle": 3}})");
-  EXPECT_EQ(XtablesTablesListed(ip6_nat, "ip6"), true);
-  EXPECT_EQ(XtablesTablesListed(ip6_nat, "ip"), false);
+  EXPECT_EQ(Listed(ip6_nat, "ip6"), true);
+  EXPECT_EQ(Listed(ip6_nat, "ip"), false);
   // A table of nft's own (inet, or ip under another name) is not printed by
   // iptables-nft-save.
-  EXPECT_EQ(XtablesTablesListed(NftJson(R"(, {"table": {"family": "inet", "name": "filter", "handle": 2}})"), "ip"),
-            false);
-  EXPECT_EQ(XtablesTablesListed(NftJson(R"(, {"table": {"family": "ip", "name": "fw", "handle": 2}})"), "ip"), false);
-  EXPECT_EQ(XtablesTablesListed(NftJson(""), "ip"), false);
+  EXPECT_EQ(Listed(NftJson(R"(, {"table": {"family": "inet", "name": "filter", "handle": 2}})"), "ip"), false);
+  EXPECT_EQ(Listed(NftJson(R"(, {"table": {"family": "ip", "name": "fw", "handle": 2}})"), "ip"), false);
+  EXPECT_EQ(Listed(NftJson(""), "ip"), false);
   // The text listing, and nothing at all (nft's text form of no ruleset).
-  EXPECT_EQ(XtablesTablesListed("table ip mangle {\n}\n", "ip"), true);
-  EXPECT_EQ(XtablesTablesListed("", "ip"), false);
+  EXPECT_EQ(Listed("table ip mangle {\n}\n", "ip"), true);
+  EXPECT_EQ(Listed("", "ip"), false);
   // Cut short: what follows the cut may be such a table.
-  EXPECT_EQ(XtablesTablesListed(std::string(kNftJsonHead) + R"(, {"table": {"family": "inet", "na)", "ip"),
-            std::nullopt);
+  EXPECT_EQ(Listed(std::string(kNftJsonHead) + R"(, {"table": {"family": "inet", "na)", "ip"), std::nullopt);
 }
 
 // Runs a RulesetReader with `dir` as the whole PATH.

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -91,20 +92,20 @@ void ReadDeviceAccess(const Roots& r, const std::vector<DeviceInfo>& devices, Ho
 // for_each_table), so the fork is skipped and the ruleset recorded empty.
 bool LegacyTablesListed(const std::optional<std::string>& names_file);
 
-// Whether iptables-nft-save (family "ip") or ip6tables-nft-save ("ip6")
-// can print anything, judged from what `nft -j list ruleset` (or the text
-// listing) printed: they list only the xtables tables (filter, mangle, raw,
-// security, nat) of their family that exist in nf_tables (iptables
-// xtables-save.c: a table not found is skipped), and nft lists every table
-// of every family. nullopt when the listing cannot tell (not read, or cut
-// short): then the tool is run.
-std::optional<bool> XtablesTablesListed(const std::string& nft_listing, const std::string& family);
+// The families ("ip", "ip6") whose iptables-nft listing (iptables-nft-save,
+// ip6tables-nft-save) can print anything, judged from what `nft -j list
+// ruleset` (or the text listing) printed: those tools list only the xtables
+// tables (filter, mangle, raw, security, nat) of their family that exist in
+// nf_tables (iptables xtables-save.c: a table not found is skipped), and nft
+// lists every table of every family. nullopt when the listing cannot tell
+// (not read, or cut short): then both tools are run.
+std::optional<std::set<std::string>> XtablesFamiliesListed(const std::string& nft_listing);
 
 // nft and the four iptables-save variants, each through RunSubprocess in a
 // thread of its own, started at construction: the tools run while the
 // gather reads sysfs, and Finish (called once) waits for them and records
 // what they printed. The two iptables-nft listings wait for nft's and run
-// only when it lists a table of theirs (XtablesTablesListed). A tool that
+// only when it lists a table of theirs (XtablesFamiliesListed). A tool that
 // cannot be read is a provenance line. The destructor waits for any thread
 // still running.
 class RulesetReader {
