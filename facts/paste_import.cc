@@ -490,8 +490,8 @@ void LibibverbsLine(absl::string_view l, int ln, uint64_t* no_provider, Builder&
   b.view().provenance.emplace_back(l);
   if (NoProviderWarning(l)) {
     ++*no_provider;
-  } else if (size_t at = l.find("/sys/class/infiniband/"); at != absl::string_view::npos) {
-    b.Warn(ln, absl::StrCat("libibverbs left out device ", l.substr(at + 22), ": `", l, "`"));
+  } else if (constexpr absl::string_view kClass = "/sys/class/infiniband/"; absl::StrContains(l, kClass)) {
+    b.Warn(ln, absl::StrCat("libibverbs left out device ", l.substr(l.find(kClass) + kClass.size()), ": `", l, "`"));
   }
 }
 
