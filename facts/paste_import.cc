@@ -318,7 +318,18 @@ void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
     g.index = *index;
     g.gid = *gid;
     g.type = type;
-    if (v + 1 < f.size()) g.netdev = std::string(f[v + 1]);
+    if (v + 1 < f.size()) {
+      absl::string_view nd = f[v + 1];
+      // A paste inside prose can end the row with the sentence's full stop
+      // ("net1."); the kernel lets a name end with one, but no one names a
+      // netdev so, so the stop is dropped and said.
+      if (nd.size() > 1 && absl::EndsWith(nd, ".") && v + 2 == f.size()) {
+        b.Warn(ln, absl::StrCat("netdev `", nd, "` read as ", nd.substr(0, nd.size() - 1),
+                                " (the full stop taken for the text's)"));
+        nd.remove_suffix(1);
+      }
+      g.netdev = std::string(nd);
+    }
     p.gids.push_back(std::move(g));
     // show_gids lists every non-empty entry of the table.
     p.gids_known = true;

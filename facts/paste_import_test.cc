@@ -298,6 +298,24 @@ TEST(PasteImport, UlimitShowGidsAndIbdev2netdev) {
   EXPECT_EQ(n.Netdev("ens4f0")->operstate, "down");
 }
 
+// show_gids pasted in a sentence: the row's last netdev carries the post's
+// full stop, which is dropped and said; the rows before keep theirs.
+TEST(PasteImport, ShowGidsNetdevBeforeTheTextsFullStop) {
+  ASSERT_OK_AND_ASSIGN(DeviceView v,
+                       ReadPastes({"fixtures/pastes/show_gids/show_gids-two-pods-macvlan-no-fence.txt"}));
+  const DeviceInfo* d = v.Device("mlx5_4");
+  ASSERT_NE(d, nullptr);
+  std::vector<std::string> netdevs;
+  for (const GidEntry& g : d->Port(1)->gids) netdevs.push_back(g.netdev);
+  EXPECT_THAT(netdevs, ElementsAre("net1", "net1", "net1", "net1"));
+  EXPECT_THAT(v.warnings, Contains(HasSubstr(":10: netdev `net1.` read as net1")));
+  ASSERT_OK_AND_ASSIGN(DeviceView vlan, ParsePaste("DEV\tPORT\tINDEX\tGID\tIPv4\tVER\tDEV\n"
+                                                   "mlx5_0\t1\t3\tfe80:0000:0000:0000:0000:0000:0000:0001\t\tv2\teth0.100\n",
+                                                   "vlan.txt"));
+  EXPECT_EQ(vlan.Device("mlx5_0")->Port(1)->gids[0].netdev, "eth0.100");
+  EXPECT_TRUE(vlan.warnings.empty());
+}
+
 // ulimit and ip addr list no devices: merged alone, the view says so;
 // with a paste that lists them, it does not.
 TEST(PasteImport, DevicesListedOnlyWhenAPasteListsThem) {
