@@ -22,8 +22,7 @@ using ::rdmacheck::testing::StatusIs;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-// Loaded once for all tests: a load validates every example and near miss
-// of the base, about a second under ASan.
+// Loaded once for all tests.
 const ExplainRuleSet* Embedded() {
   static const ExplainRuleSet* const rules = [] {
     auto r = ExplainRuleSet::LoadEmbedded();
@@ -53,6 +52,23 @@ TEST(ExplainRules, EmbeddedFilesAreTheDataFiles) {
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   // wc-status is the catch-all table and must stay last.
   EXPECT_EQ(names.back(), "tools/diag/rules/99-wc-status.rules");
+}
+
+// LoadEmbedded trusts the base's examples (EveryExampleMatchesItsRule...
+// and DataDirectoryLoadsFromDisk check them); a trusted load runs none.
+TEST(ExplainRules, TrustedExamplesAreNotRun) {
+  const std::string text =
+      "rule: wrong-example\nfamily: test\npattern: ibv_create_qp failed\ndiagnosis: d\ncause: c\n"
+      "remedy: r\nconfirm: none\nexample: ibv_create_qp failed: EINVAL\nexample: not this rule's line\n"
+      "near-miss: ibv_create_cq failed\n";
+  const std::vector<RuleSource> sources = {{"wrong.rules", text}};
+  EXPECT_THAT(ExplainRuleSet::ParseSources(sources, "wrong.rules"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("example matches none of the rule's patterns")));
+  ASSERT_OK_AND_ASSIGN(auto trusted, ExplainRuleSet::ParseSources(sources, "wrong.rules",
+                                                                  ExplainRuleSet::Examples::kTrust));
+  LineMatch m;
+  EXPECT_TRUE(trusted->Classify("ibv_create_qp failed: EINVAL", &m));
 }
 
 TEST(ExplainRules, DataDirectoryLoadsFromDisk) {
