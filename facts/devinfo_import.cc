@@ -589,6 +589,9 @@ class Importer {
       RDMACHECK_RETURN_IF_ERROR(Need(key, value));
       if (value == "Ethernet" || value == "InfiniBand") {
         p.link_layer = std::string(value);
+      } else if (value == "IB") {
+        // libibverbs 1.1's devinfo.c printed InfiniBand (and unspecified) so.
+        p.link_layer = "InfiniBand";
       } else if (value != "Unknown") {
         // Providers outside rdma-core print their own (Intel MPSS's scif0:
         // "SCIF").
@@ -754,11 +757,53 @@ class Importer {
 
 }  // namespace
 
-std::string PastedLine(absl::string_view l) {
-  absl::ConsumeSuffix(&l, "\r");
-  l = absl::StripLeadingAsciiWhitespace(l);
+namespace {
+
+// A line of a web page's HTML source (a mail archive saved with curl):
+// its markup tags dropped and its entities decoded. Only the tags such
+// pages put around text: ip's flags (<BROADCAST,UP>) are no tags.
+std::string WithoutHtml(absl::string_view l) {
+  static constexpr absl::string_view kTags[] = {"p", "br", "pre", "code", "tt", "b", "i", "em", "strong", "span",
+                                                "div", "a", "font", "li", "ul", "ol", "td", "tr"};
+  std::string out;
+  out.reserve(l.size());
+  for (size_t i = 0; i < l.size();) {
+    if (l[i] == '<') {
+      const size_t close = l.find('>', i);
+      absl::string_view tag = close == absl::string_view::npos ? "" : l.substr(i + 1, close - i - 1);
+      absl::ConsumePrefix(&tag, "/");
+      absl::ConsumeSuffix(&tag, "/");
+      const absl::string_view name = tag.substr(0, tag.find(' '));
+      if (std::find(std::begin(kTags), std::end(kTags), name) != std::end(kTags)) {
+        i = close + 1;
+        continue;
+      }
+    }
+    out.push_back(l[i++]);
+  }
+  if (out.find('&') == std::string::npos) return out;
+  return absl::StrReplaceAll(out, {{"&nbsp;", " "}, {"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""},
+                                   {"&#39;", "'"}, {"&#x27;", "'"}, {"&amp;", "&"}});
+}
+
+}  // namespace
+
+std::string PastedLine(absl::string_view raw) {
+  absl::ConsumeSuffix(&raw, "\r");
+  std::string html;
+  if (raw.find('<') != absl::string_view::npos || raw.find('&') != absl::string_view::npos) {
+    html = WithoutHtml(raw);
+    raw = html;
+  }
+  absl::string_view l = absl::StripLeadingAsciiWhitespace(raw);
   while (absl::ConsumePrefix(&l, ">")) l = absl::StripLeadingAsciiWhitespace(l);
   if (l.size() > 1 && l[0] == '+' && (l[1] == '\t' || l[1] == ' ')) l.remove_prefix(1);
+  // A list's item marker ("- hca_id: qib0" in a pastebin's list).
+  if (absl::ConsumePrefix(&l, "- ")) l = absl::StripLeadingAsciiWhitespace(l);
+  // A table's empty cells around it ("Rate: 56 | |" in a gist's table).
+  l = absl::StripAsciiWhitespace(l);
+  while (absl::ConsumeSuffix(&l, "|")) l = absl::StripTrailingAsciiWhitespace(l);
+  while (absl::ConsumePrefix(&l, "|")) l = absl::StripLeadingAsciiWhitespace(l);
   std::string out(absl::StripAsciiWhitespace(l));
   if (out.find("**") != std::string::npos) out = absl::StrReplaceAll(out, {{"**", ""}});
   return out;

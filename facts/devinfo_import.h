@@ -55,8 +55,10 @@ namespace rdmacheck {
 absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text,
                                            absl::string_view filename);
 
-// One line as users paste it, made plain: the CR, mail quoting ("> ",
-// ">> "), a diff's "+" marker, markdown bold and the indentation dropped
+// One line as users paste it, made plain: the CR, HTML markup and entities
+// (a saved archive page), mail quoting ("> ", ">> "), a diff's "+" marker, a
+// list's "- ", a table's empty cells ("| |"), markdown bold and the
+// indentation dropped
 // (devinfo.c's tabs, ibstat's and ip's indentation carry no meaning their
 // keys do not). Shared by every paste reader (facts/paste_import.h).
 std::string PastedLine(absl::string_view line);

@@ -27,8 +27,32 @@
 namespace rdmacheck {
 namespace {
 
+// "rx_write_requests 8 out_of_buffer 0": counters as `rdma stat show link`
+// prints them after the port, name then value.
+bool CounterPairs(const std::vector<absl::string_view>& w, size_t from) {
+  if (w.size() < from + 2 || (w.size() - from) % 2 != 0) return false;
+  for (size_t i = from; i < w.size(); i += 2) {
+    uint64_t value;
+    if (!std::all_of(w[i].begin(), w[i].end(), [](char c) { return absl::ascii_islower(c) || absl::ascii_isdigit(c) || c == '_'; }) ||
+        !absl::ascii_islower(w[i][0]) || !absl::SimpleAtoi(w[i + 1], &value)) {
+      return false;
+    }
+  }
+  return true;
+}
+std::vector<absl::string_view> Words(absl::string_view l) {
+  return absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+}
+// `rdma stat show link`'s line: "link mlx5_2/1 rx_write_requests 8 ...".
+bool RdmaStatLine(absl::string_view l) {
+  const std::vector<absl::string_view> w = Words(l);
+  return w.size() >= 4 && w[0] == "link" && absl::StrContains(w[1], "/") && CounterPairs(w, 2);
+}
+
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
+  size_t into = 0;  // the line the last one was joined onto, if it was
+  bool joined = false;
   for (absl::string_view l : absl::StrSplit(text, '\n')) {
     std::string line = PastedLine(l);
     // `rdma link` wrapped by a mail client or terminal: "link mlx5_0/1
@@ -37,12 +61,18 @@ std::vector<std::string> Lines(absl::string_view text) {
     // numbers stay those of the paste.
     absl::string_view t = absl::StripAsciiWhitespace(line);
     // `rdma dev` the same way: "sys_image_guid ..." onto its device's line.
-    if (!out.empty() &&
-        ((absl::StartsWith(t, "state ") && absl::StartsWith(out.back(), "link ") &&
-          !absl::StrContains(out.back(), " state ")) ||
-         (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(out.back(), ": node_type ") &&
-          !absl::StrContains(out.back(), " sys_image_guid ")))) {
-      absl::StrAppend(&out.back(), " ", t);
+    // `rdma stat show link` wrapped the same way, over several lines: its
+    // counters onto the link line.
+    if (!joined) into = out.size() - 1;
+    const std::string* prev = out.empty() ? nullptr : &out[into];
+    joined = prev != nullptr &&
+             ((absl::StartsWith(t, "state ") && absl::StartsWith(*prev, "link ") &&
+               !absl::StrContains(*prev, " state ")) ||
+              (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(*prev, ": node_type ") &&
+               !absl::StrContains(*prev, " sys_image_guid ")) ||
+              (RdmaStatLine(*prev) && CounterPairs(Words(t), 0)));
+    if (joined) {
+      absl::StrAppend(&out[into], " ", t);
       line.clear();
     }
     out.push_back(std::move(line));
@@ -347,6 +377,16 @@ void RdmaLinkPort(Builder& b, int ln, absl::string_view dev_port,
   if (!n) return;
   DeviceInfo& d = b.Device(dev_port.substr(0, slash));
   PortInfo& p = b.Port(d, *n);
+  if (CounterPairs(words, 2)) {  // `rdma stat show link`
+    for (size_t i = 2; i + 1 < words.size(); i += 2) {
+      absl::SimpleAtoi(words[i + 1], &p.hw_counters[std::string(words[i])]);
+      b.Source(PortFact(d, p, absl::StrCat("hw_counter ", words[i])), ln);
+    }
+    return;
+  }
+  // `rdma res show qp`: "link ibp0s9/1 lqpn 50 ... state INIT" is the QP's
+  // state, not the port's; the line says only that the port exists.
+  if (std::find(words.begin(), words.end(), "lqpn") != words.end()) return;
   for (size_t i = 0; i + 1 < words.size(); ++i) {
     if (words[i] == "state") {
       p.state = StateWord(words[i + 1]);
@@ -386,6 +426,8 @@ void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
       RdmaDev(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), fields);
     } else if (w.size() >= 2 && w[0] == "link") {
       RdmaLinkPort(b, static_cast<int>(i) + 1, w[1], w);
+    } else if (w.size() >= 3 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "pd") {
+      b.Device(absl::StripSuffix(w[1], ":"));  // `rdma res show`: "0: ibp0s9: pd 4 cq 4 qp 4 ..."
     } else if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":")) {
       // iproute2 before 4.18: "1/1: mlx5_0/1: state ACTIVE physical_state LINK_UP"
       RdmaLinkPort(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), w);
@@ -436,34 +478,38 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
 void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> all = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
-    const auto arrow = std::find(all.begin(), all.end(), "==>");
-    if (arrow == all.end() || arrow + 1 == all.end()) continue;
-    const size_t a = static_cast<size_t>(arrow - all.begin());
-    const bool verbose = a >= 4 && all[a - 3] == "port" && absl::StartsWith(all[a - 1], "(");
-    if (!verbose && (a != 3 || all[1] != "port")) continue;
-    std::optional<int> n = Int(all[a - (verbose ? 2 : 1)]);
-    if (!n) continue;
-    const int ln = static_cast<int>(i) + 1;
-    DeviceInfo& d = b.Device(all[verbose ? 1 : 0]);
-    PortInfo& p = b.Port(d, *n);
-    if (verbose) {
-      for (size_t k = 2; k + 1 < a; ++k) {
-        if (all[k] == "fw" && !d.fw_ver) {
-          d.fw_ver = std::string(all[k + 1]);
-          b.Source(d.name + " fw_ver", ln);
+    // Each arrow is one entry: "mlx5_0 port 1 ==> ib0 (Up)"; OFED's older
+    // script drew "<===>" and printed no state. A manual's text extraction
+    // runs several entries (and the command before them) into one line.
+    for (size_t a = 3; a + 1 < all.size(); ++a) {
+      if (all[a] != "==>" && all[a] != "<===>") continue;
+      const bool verbose = a >= 4 && all[a - 3] == "port" && absl::StartsWith(all[a - 1], "(");
+      if (!verbose && all[a - 2] != "port") continue;
+      std::optional<int> n = Int(all[a - (verbose ? 2 : 1)]);
+      if (!n) continue;
+      const int ln = static_cast<int>(i) + 1;
+      // The verbose form starts with the PCI address: "0000:3b:00.0 mlx5_0 ...".
+      DeviceInfo& d = b.Device(all[verbose ? 1 : a - 3]);
+      PortInfo& p = b.Port(d, *n);
+      if (verbose) {
+        for (size_t k = 2; k + 1 < a; ++k) {
+          if (all[k] == "fw" && !d.fw_ver) {
+            d.fw_ver = std::string(all[k + 1]);
+            b.Source(d.name + " fw_ver", ln);
+          }
         }
+        p.state = StateWord(absl::StripSuffix(absl::StripPrefix(all[a - 1], "("), ")"));
+        if (p.state) b.Source(PortFact(d, p, "state"), ln);
       }
-      p.state = StateWord(absl::StripSuffix(absl::StripPrefix(all[a - 1], "("), ")"));
-      if (p.state) b.Source(PortFact(d, p, "state"), ln);
-    }
-    const absl::string_view netdev = all[a + 1];
-    b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num, " netdev ", netdev));
-    b.Source(PortFact(d, p, "netdev"), ln);
-    if (a + 2 < all.size()) {
-      NetdevInfo& nd = b.Netdev(netdev);
-      absl::string_view st = absl::StripSuffix(absl::StripPrefix(all[a + 2], "("), ")");
-      nd.operstate = absl::AsciiStrToLower(st);
-      b.Source(absl::StrCat("netdev ", nd.name, " operstate"), ln);
+      const absl::string_view netdev = all[a + 1];
+      b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num, " netdev ", netdev));
+      b.Source(PortFact(d, p, "netdev"), ln);
+      if (a + 2 < all.size() && absl::StartsWith(all[a + 2], "(")) {
+        NetdevInfo& nd = b.Netdev(netdev);
+        absl::string_view st = absl::StripSuffix(absl::StripPrefix(all[a + 2], "("), ")");
+        nd.operstate = absl::AsciiStrToLower(st);
+        b.Source(absl::StrCat("netdev ", nd.name, " operstate"), ln);
+      }
     }
   }
 }
@@ -483,12 +529,13 @@ bool HexDigits(absl::string_view s, size_t n) {
   return s.size() == n && std::all_of(s.begin(), s.end(), [](char c) { return absl::ascii_isxdigit(c); });
 }
 
-// A device listed again (two runs, or two hosts, in one paste): the first
-// is read, and the warning names both lines.
-bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b) {
+// A device (or netdev) listed again (two runs, or two hosts, in one paste):
+// the first is read, and the warning names both lines.
+bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b,
+                absl::string_view kind = "device") {
   auto [it, inserted] = first.emplace(std::string(name), ln);
   if (!inserted)
-    b.Warn(ln, absl::StrCat("device ", name, " again, in another run of the command: line ", it->second,
+    b.Warn(ln, absl::StrCat(kind, " ", name, " again, in another run of the command: line ", it->second,
                             " is read, this one left out"));
   return !inserted;
 }
@@ -573,36 +620,60 @@ void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
 
 // ---------------------------------------------------------------- ip addr
 
+// Where an `ip addr` record starts in `w` ("2: ens1f0: <BROADCAST,...>"):
+// its index and name. A paste whose newlines were lost runs the records
+// together, one after another's addresses; one glued to a prompt
+// ("sh-5.1#1: lo: <...>") keeps its index.
+bool IpRecordStart(const std::vector<absl::string_view>& w, size_t k, int* index, absl::string_view* name) {
+  if (k + 1 >= w.size() || !absl::EndsWith(w[k], ":") || !absl::EndsWith(w[k + 1], ":")) return false;
+  if (k > 0 && (k + 2 >= w.size() || !absl::StartsWith(w[k + 2], "<"))) return false;
+  absl::string_view idx = absl::StripSuffix(w[k], ":");
+  size_t digits = idx.size();
+  while (digits > 0 && absl::ascii_isdigit(idx[digits - 1])) --digits;
+  if (digits == idx.size() || (digits > 0 && (k == 0 || !absl::StrContains("#$>", idx[digits - 1])))) return false;
+  std::optional<int> n = Int(idx.substr(digits));
+  if (!n) return false;
+  *index = *n;
+  *name = absl::StripSuffix(w[k + 1], ":");
+  *name = name->substr(0, name->find('@'));  // "eth0.100@eth0"
+  return true;
+}
+
 void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
   NetdevInfo* cur = nullptr;
+  bool header = false;  // still in the record's first line (mtu, state)
+  std::map<std::string, int> first;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
-    absl::string_view raw = lines[i];
-    absl::string_view l = Trim(raw);
-    std::vector<absl::string_view> w = absl::StrSplit(l, ' ', absl::SkipEmpty());
-    if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") &&
-        Int(absl::StripSuffix(w[0], ":"))) {
-      // "2: ens1f0: <BROADCAST,...> mtu 9000 qdisc mq state UP ..."
-      absl::string_view name = absl::StripSuffix(w[1], ":");
-      name = name.substr(0, name.find('@'));  // "eth0.100@eth0"
-      cur = &b.Netdev(name);
-      cur->ifindex = Int(absl::StripSuffix(w[0], ":"));
-      cur->addrs_known = true;
-      for (size_t k = 2; k + 1 < w.size(); ++k) {
-        if (w[k] == "mtu") {
-          cur->mtu = Int(w[k + 1]);
-          if (cur->mtu) b.Source(absl::StrCat("netdev ", cur->name, " mtu"), ln);
-        } else if (w[k] == "state") {
-          cur->operstate = absl::AsciiStrToLower(w[k + 1]);
-          b.Source(absl::StrCat("netdev ", cur->name, " operstate"), ln);
-        }
+    std::vector<absl::string_view> w = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
+    header = false;
+    for (size_t k = 0; k < w.size(); ++k) {
+      int index = 0;
+      absl::string_view name;
+      if (IpRecordStart(w, k, &index, &name)) {
+        ++k;
+        // "2: ens1f0: <BROADCAST,...> mtu 9000 qdisc mq state UP ..."
+        cur = SeenBefore(first, name, ln, b, "netdev") ? nullptr : &b.Netdev(name);
+        header = cur != nullptr;
+        if (cur == nullptr) continue;
+        cur->ifindex = index;
+        cur->addrs_known = true;
+        continue;
       }
-      continue;
-    }
-    if (cur == nullptr || w.size() < 2) continue;
-    if (w[0] == "inet" || w[0] == "inet6") {
-      cur->addrs.emplace_back(w[1]);
-      b.Source(absl::StrCat("netdev ", cur->name, " addr ", w[1]), ln);
+      if (cur == nullptr || k + 1 >= w.size()) continue;
+      if (header && w[k] == "mtu") {
+        cur->mtu = Int(w[k + 1]);
+        if (cur->mtu) b.Source(absl::StrCat("netdev ", cur->name, " mtu"), ln);
+      } else if (header && w[k] == "state") {
+        cur->operstate = absl::AsciiStrToLower(w[k + 1]);
+        b.Source(absl::StrCat("netdev ", cur->name, " operstate"), ln);
+      } else if (w[k] == "inet" || w[k] == "inet6") {
+        header = false;
+        cur->addrs.emplace_back(w[k + 1]);
+        b.Source(absl::StrCat("netdev ", cur->name, " addr ", w[k + 1]), ln);
+      } else if (absl::StartsWith(w[k], "link/")) {
+        header = false;
+      }
     }
   }
 }
@@ -667,6 +738,8 @@ void ParseUlimit(const std::vector<std::string>& lines, Builder& b) {
       bare_l = BareMemlockOptions(*opts);
       continue;
     }
+    // A saved web page puts an empty line between the command and its value.
+    if (l.empty()) continue;
     std::optional<uint64_t> bytes;
     if (absl::StartsWith(l, "max locked memory")) {
       size_t close = l.rfind(')');
@@ -712,12 +785,14 @@ std::optional<JsonBody> JsonAfterCommand(absl::string_view text) {
   bool command = false;
   for (absl::string_view l : absl::StrSplit(text, '\n')) {
     const absl::string_view t = Trim(l);
-    if (!t.empty() && (t.front() == '[' || t.front() == '{')) {
-      if (!command) return std::nullopt;
-      return body;
+    if (command && !t.empty()) {
+      // The command line, then the JSON.
+      if (t.front() == '[' || t.front() == '{') return body;
+      return std::nullopt;
     }
     if (!t.empty()) {
-      if (command) return std::nullopt;  // one command line, then the JSON
+      // Text before it (a commit message's "The example output ...") is
+      // passed over until the command line.
       std::vector<absl::string_view> w = absl::StrSplit(t, ' ', absl::SkipEmpty());
       const bool tool = std::any_of(w.begin(), w.end(), [](absl::string_view x) {
         return x == "ip" || x == "rdma" || absl::EndsWith(x, "/ip") || absl::EndsWith(x, "/rdma");
@@ -725,8 +800,7 @@ std::optional<JsonBody> JsonAfterCommand(absl::string_view text) {
       const bool json = std::any_of(w.begin(), w.end(), [](absl::string_view x) {
         return x == "--json" || x == "-json" || (x.size() >= 2 && x[0] == '-' && x[1] != '-' && absl::StrContains(x, 'j'));
       });
-      if (!tool || !json) return std::nullopt;
-      command = true;
+      command = tool && json;
     }
     body.offset += l.size() + 1;
     ++body.lines_before;
@@ -761,7 +835,7 @@ bool ShowGidsLine(absl::string_view l) {
          absl::StrContains(l, "GID");
 }
 bool RdmaLinkLine(absl::string_view l) {
-  return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) ||
+  return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) || RdmaStatLine(l) ||
          absl::StrContains(l, ": node_type ") ||  // `rdma dev`
          (absl::StrContains(l, "/") && absl::StrContains(l, ": state ") &&
           absl::StrContains(l, "physical_state"));
@@ -776,12 +850,15 @@ bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked me
 bool UlimitLThenValue(const std::vector<std::string>& lines) {
   for (size_t i = 0; i + 1 < lines.size(); ++i) {
     std::optional<absl::string_view> opts = UlimitOptions(Trim(lines[i]));
-    if (opts && BareMemlockOptions(*opts) && MemlockBytes(lines[i + 1])) return true;
+    if (!opts || !BareMemlockOptions(*opts)) continue;
+    size_t next = i + 1;
+    while (next + 1 < lines.size() && Trim(lines[next]).empty()) ++next;
+    if (MemlockBytes(lines[next])) return true;
   }
   return false;
 }
 bool Ibdev2netdevLine(absl::string_view l) {
-  return absl::StrContains(l, " port ") && absl::StrContains(l, " ==> ");
+  return absl::StrContains(l, " port ") && (absl::StrContains(l, " ==> ") || absl::StrContains(l, " <===> "));
 }
 
 constexpr absl::string_view kFormatsTried =
@@ -819,27 +896,81 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   // Last: a paste of other output that also holds an ibstat failure is read
   // as that output.
   if (AnyLine(lines, IbpanicLine)) return std::string("ibstat");
+  // JSON, not a prompt ("[root@node ~]#") or a log line's stamp.
+  const bool json_start = first == "[" || first == "{" || absl::StartsWith(first, "[{") ||
+                          absl::StartsWith(first, "{\"") || absl::StartsWith(first, "[\"");
+  if (json_start || body) {
+    // JSON that does not parse (hand-edited in a commit message, a quote
+    // lost): where it breaks, rather than "no format".
+    const absl::string_view json = body ? text.substr(body->offset) : text;
+    try {
+      (void)nlohmann::json::parse(json.begin(), json.end());
+    } catch (const nlohmann::json::parse_error& e) {
+      const absl::string_view before = json.substr(0, std::min<size_t>(e.byte, json.size()));
+      const int line = (body ? body->lines_before : 0) + 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+      // nlohmann counts lines from the JSON's start; the column is ours too.
+      absl::string_view what = e.what();
+      if (size_t c = what.find("column "); c != absl::string_view::npos) what.remove_prefix(c);
+      return absl::InvalidArgumentError(absl::StrCat(
+          file, ":", line, ": JSON that does not parse (", what,
+          "); the JSON rdmacheck reads is `rdma -j link`, `rdma -j dev` and `ip -j addr` output, whole or cut short"));
+    }
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       file, ":", first_no, ": not a format rdmacheck reads (tried: ", kFormatsTried,
       "); its first line fits none: `", first, "`"));
 }
 
+namespace {
+
+// The line formats a paste can hold beside its main one (a guide's or a
+// ticket's commands one after the other: ibv_devinfo then `ulimit -l`,
+// ibdev2netdev then ibstat), each read as if pasted on its own.
+struct BesideFormat {
+  absl::string_view name;
+  bool (*present)(const std::vector<std::string>&);
+  void (*parse)(const std::vector<std::string>&, Builder&);
+};
+const BesideFormat kBeside[] = {
+    {"rdma_link", [](const std::vector<std::string>& l) { return AnyLine(l, RdmaLinkLine); }, ParseRdmaLink},
+    {"ibdev2netdev", [](const std::vector<std::string>& l) { return AnyLine(l, Ibdev2netdevLine); },
+     ParseIbdev2netdev},
+    {"show_gids", [](const std::vector<std::string>& l) { return AnyLine(l, ShowGidsLine); }, ParseShowGids},
+    {"ip_addr", [](const std::vector<std::string>& l) { return AnyLine(l, IpAddrLine); }, ParseIpAddr},
+    {"ulimit", [](const std::vector<std::string>& l) { return AnyLine(l, UlimitLine) || UlimitLThenValue(l); },
+     ParseUlimit},
+};
+
+void ReadBeside(absl::string_view text, absl::string_view file, absl::string_view format, DeviceView& v) {
+  const std::vector<std::string> lines = Lines(text);
+  for (const BesideFormat& f : kBeside) {
+    if (f.name == format || !f.present(lines)) continue;
+    Builder b(file, f.name);
+    f.parse(lines, b);
+    MergeView(b.view(), v);
+  }
+}
+
+absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_view file,
+                                           const std::string& format);
+
+}  // namespace
+
 absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file) {
   absl::StatusOr<std::string> format = SniffPaste(text, file);
   if (!format.ok()) return format.status();
   if (*format == "profile") return ParseProfile(text, file);
-  if (*format == "ibv_devinfo") {
-    absl::StatusOr<DeviceView> v = ParseIbvDevinfo(text, file);
-    // `rdma link` pasted beside it (a guide's two commands, one after the
-    // other): its ports' states, physical states and the devices it alone
-    // lists are read too, as when the two are pasted as separate files.
-    if (std::vector<std::string> lines = Lines(text); v.ok() && AnyLine(lines, RdmaLinkLine)) {
-      Builder links(file, "rdma_link");
-      ParseRdmaLink(lines, links);
-      MergeView(links.view(), *v);
-    }
-    return v;
-  }
+  absl::StatusOr<DeviceView> v = ParseMainFormat(text, file, *format);
+  if (v.ok() && *format != "rdma_link_json" && *format != "ip_addr_json") ReadBeside(text, file, *format, *v);
+  return v;
+}
+
+namespace {
+
+absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_view file,
+                                           const std::string& format_name) {
+  const std::string* format = &format_name;
+  if (*format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
   Builder b(file, *format);
   std::vector<std::string> lines = Lines(text);
   if (*format == "ibstat") ParseIbstat(lines, b);
@@ -880,8 +1011,6 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   }
   return std::move(b.view());
 }
-
-namespace {
 
 // Merges one view into another, fact by fact: a fact `into` lacks is taken
 // with its source; one it has is kept with its own source, and a different
@@ -973,6 +1102,7 @@ void MergeView(const DeviceView& from, DeviceView& into) {
       m.Take(fp.lid, p->lid, pre + "lid");
       m.Take(fp.sm_lid, p->sm_lid, pre + "sm_lid");
       m.Take(fp.gid_tbl_len, p->gid_tbl_len, pre + "gid_tbl_len");
+      for (const auto& [k, v] : fp.hw_counters) p->hw_counters.emplace(k, v);
       for (const GidEntry& g : fp.gids) {
         GidEntry* have = FindBy(p->gids, &GidEntry::index, g.index);
         if (have == nullptr) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -138,7 +139,13 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       "ip_addr/azhpc21-ifconfig-ib0-warning.txt",
       "ip_addr/opa-ff4-grep-inet-ipoib-pkeys.txt",
       "ibstatus/openshift-docs96176-diff-tabs-down.txt",
+      // Personal notes that rewrote ip's <FLAGS> as [FLAGS] and ibdev2netdev's
+      // "==>" as "...".
+      "mixed/ip-link-square-brackets-and-ibdev2netdev-dots-html-notes.txt",
   };
+  // JSON with two quotes lost (a commit message's hand-written example):
+  // the line where it breaks.
+  const std::string bad_json = "rdma_dev/rdma-dev-j-p-pretty-json-invalid-quotes-mailarchive.txt";
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
                            "ibv_devices", "sysfs_class", "mixed"}) {
@@ -146,6 +153,11 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
       SCOPED_TRACE(rel);
       absl::StatusOr<DeviceView> v = ReadPastes({e.path().string()});
+      if (rel == bad_json) {
+        EXPECT_THAT(v.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                         HasSubstr(":10: JSON that does not parse (column 31: ")));
+        continue;
+      }
       if (kNot.count(rel)) {
         EXPECT_THAT(v.status(), StatusIs(absl::StatusCode::kInvalidArgument,
                                          HasSubstr("not a format rdmacheck reads (tried: ")));
@@ -314,6 +326,63 @@ TEST(PasteImport, ShowGidsNetdevBeforeTheTextsFullStop) {
                                                    "vlan.txt"));
   EXPECT_EQ(vlan.Device("mlx5_0")->Port(1)->gids[0].netdev, "eth0.100");
   EXPECT_TRUE(vlan.warnings.empty());
+}
+
+// A fourth held-out set (2026-12-05): what the first reading refused or
+// read wrong.
+TEST(PasteImport, HeldOutSetFourReadRight) {
+  const std::string p = "fixtures/pastes/";
+  // A mail archive's HTML source: tags and entities dropped; `ulimit -l`
+  // after ibv_devinfo read too, its value two lines down past a <br>.
+  ASSERT_OK_AND_ASSIGN(DeviceView html, ReadPastes({p + "mixed/html-source-suse-ibv_devinfo-mlx4-ulimit-l-nbsp-gt.txt"}));
+  ASSERT_EQ(html.devices.size(), 1u);
+  EXPECT_EQ(html.devices[0].name, "mlx4_0");
+  EXPECT_EQ(html.devices[0].fw_ver, "2.6.000");
+  EXPECT_EQ(html.host.memlock_soft, HostInfo::kUnlimited);
+  // A pastebin's list ("- " on every line); libibverbs 1.1's "link_layer: IB".
+  ASSERT_OK_AND_ASSIGN(DeviceView qib, ReadPastes({p + "devinfo/ibv_devinfo-qib0-pastebin-list-dash-prefixed-link_layer-IB.txt"}));
+  ASSERT_EQ(qib.devices.size(), 1u);
+  EXPECT_EQ(qib.devices[0].ports[0].link_layer, "InfiniBand");
+  EXPECT_EQ(qib.devices[0].ports[0].lid, 173);
+  // A gist's table: "Rate: 56 | |".
+  ASSERT_OK_AND_ASSIGN(DeviceView win, ReadPastes({p + "ibstat/ibstat-windows-winof-ibv_device0-initializing-gist-table-pipes.txt"}));
+  ASSERT_EQ(win.devices.size(), 1u);
+  EXPECT_EQ(win.devices[0].fw_ver, "2.42.5000");
+  ASSERT_EQ(win.devices[0].ports.size(), 1u);
+  EXPECT_EQ(win.devices[0].ports[0].state, "INIT");
+  // `rdma res show qp`: the QP's state INIT is no port state.
+  ASSERT_OK_AND_ASSIGN(DeviceView res, ReadPastes({p + "rdma_link/rdma-res-show-qp-pd-ibp0s9-double-quoted-mail.txt"}));
+  ASSERT_EQ(res.devices.size(), 1u);
+  ASSERT_EQ(res.devices[0].ports.size(), 1u);
+  EXPECT_FALSE(res.devices[0].ports[0].state.has_value());
+  // `rdma stat show link` wrapped over eight lines: all 23 counters.
+  ASSERT_OK_AND_ASSIGN(DeviceView stat, ReadPastes({p + "rdma_link/rdma-stat-show-link-mlx5-wrapped-trailing-spaces-mailarchive.txt"}));
+  ASSERT_EQ(stat.devices.size(), 1u);
+  const std::map<std::string, uint64_t>& c = stat.devices[0].ports[0].hw_counters;
+  EXPECT_EQ(c.size(), 23u);
+  EXPECT_EQ(c.at("rx_read_requests"), 4u);
+  EXPECT_EQ(c.at("rx_icrc_encapsulated"), 0u);
+  // `ip a` with its newlines lost: three records in one line; the record
+  // pasted again after the prompt (cut at "mtu 655") left out, said.
+  ASSERT_OK_AND_ASSIGN(DeviceView ip, ReadPastes({p + "ip_addr/ip-a-openshift-pod-zh-cn-docs-newlines-collapsed-cut.txt"}));
+  std::vector<std::string> names;
+  for (const NetdevInfo& n : ip.netdevs) names.push_back(n.name);
+  EXPECT_THAT(names, ElementsAre("lo", "eth0", "net1"));
+  EXPECT_EQ(ip.Netdev("lo")->mtu, 65536);
+  EXPECT_EQ(ip.Netdev("net1")->mtu, 1500);
+  EXPECT_THAT(ip.Netdev("net1")->addrs, Contains("192.168.4.225/28"));
+  EXPECT_THAT(ip.warnings, Contains(HasSubstr("netdev lo again")));
+  // OFED's older "<===>", two entries run into one line after the command.
+  ASSERT_OK_AND_ASSIGN(DeviceView old, ReadPastes({p + "ibdev2netdev/ibdev2netdev-old-arrow-format-two-lines-joined-pdf-manual-plus-dat-conf.txt"}));
+  ASSERT_EQ(old.devices.size(), 1u);
+  EXPECT_EQ(old.devices[0].ports.size(), 2u);
+  EXPECT_THAT(old.provenance, Contains("ibdev2netdev: mlx4_0/2 netdev eth2"));
+  EXPECT_THAT(old.provenance, Contains("ibdev2netdev: mlx4_0/1 netdev eth3"));
+  // ibdev2netdev above ibstat: both read.
+  ASSERT_OK_AND_ASSIGN(DeviceView both, ReadPastes({p + "mixed/ibdev2netdev-redacted-names-plus-ibstat-elided-to-link-layer-zh-doc.txt"}));
+  ASSERT_NE(both.Netdev("ibxxxxxx0"), nullptr);
+  EXPECT_EQ(both.Netdev("ibxxxxxx0")->operstate, "up");
+  EXPECT_EQ(both.devices[0].ports[0].link_layer, "InfiniBand");
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
