@@ -34,8 +34,52 @@ std::string Finding::ConfirmCommand() const {
   return absl::StrCat("rdmacheck --checks ", absl::StrJoin(rule->confirm, ","));
 }
 
+void MatcherChoice::EndStretch() {
+  const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start_).count();
+  Timed(ns / static_cast<double>(bytes_));
+  bytes_ = 0;
+}
+
+void MatcherChoice::Timed(double ns_per_byte) {
+  const int i = Index(current_);
+  ns_per_byte_[i][runs_[i] % kKept] = ns_per_byte;
+  ++runs_[i];
+  ++stretch_;
+  auto best = [this](int m) {
+    double b = -1;
+    for (double t : ns_per_byte_[m])
+      if (t >= 0 && (b < 0 || t < b)) b = t;
+    return b;
+  };
+  const Matcher faster = best(1) >= 0 && best(1) < best(0) ? Matcher::kSet : Matcher::kPrefilter;
+  if (stretch_ < kFirstOnPrefilter) {
+    current_ = Matcher::kPrefilter;
+    return;
+  }
+  if (stretch_ < kFirstOnPrefilter + kFirstOnSet) {
+    current_ = Matcher::kSet;  // its first ones, before any choice: cold, then warmer
+    return;
+  }
+  if (retiming_) {
+    // The set lost again: try it after twice as many stretches; won: after
+    // the usual number, should it fall behind.
+    if (current_ == Matcher::kSet) {
+      set_after_ = faster == Matcher::kSet ? kRetimeSet : std::min(set_after_ * 2, kRetimeSetMost);
+    }
+    retiming_ = false;
+    since_ = 0;
+    current_ = faster;
+    return;
+  }
+  current_ = faster;
+  if (++since_ >= (faster == Matcher::kPrefilter ? set_after_ : kRetimePrefilter)) {
+    retiming_ = true;
+    current_ = faster == Matcher::kPrefilter ? Matcher::kSet : Matcher::kPrefilter;
+  }
+}
+
 Explainer::Explainer(const ExplainRuleSet& rules, ExplainOptions options)
-    : rules_(rules), options_(options) {
+    : rules_(rules), options_(options), matcher_(options.matcher) {
   if (options_.max_line_bytes == 0) options_.max_line_bytes = 1;
   const size_t n = rules_.rules().size();
   follows_.resize(n);
@@ -123,7 +167,9 @@ void Explainer::ConsumeLine(absl::string_view line) {
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   bool error_like = false;
-  if (!rules_.Classify(line, &scratch_, &error_like)) {
+  const bool matched = rules_.Classify(line, &scratch_, &error_like, matcher_.current());
+  matcher_.Count(line.size());
+  if (!matched) {
     if (error_like) {
       ++stats_.unexplained_lines;
       if (unexplained_.size() < options_.max_unexplained)

@@ -18,8 +18,10 @@
 #ifndef RDMACHECK_TOOLS_DIAG_EXPLAIN_H_
 #define RDMACHECK_TOOLS_DIAG_EXPLAIN_H_
 
+#include <chrono>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,61 @@ struct ExplainOptions {
   size_t max_findings = 10000;        // distinct findings kept
   size_t max_example_bytes = 512;     // of the first matching line, kept verbatim
   size_t max_unexplained = 20;        // error-like lines no rule knows, kept to show
+  // Unset: each stretch of input runs on the matcher that measured faster
+  // on this input (MatcherChoice); set: that one throughout (tests, bench).
+  std::optional<ExplainRuleSet::Matcher> matcher;
+};
+
+// Which of ExplainRuleSet's two matchers runs the next lines. They give the
+// same answers at different speeds, and which is faster depends on the
+// input: the prefilter on text the set's DFA has not seen (a real log, read
+// once), the set on text it has (a log of a few lines repeated). So the
+// input is read in stretches of 1 MiB, each timed: the first four on the
+// prefilter (an input under 4 MiB never leaves it: the set's trial on text
+// it has not seen costs more than it can win back there), the next three on
+// the set (cold, then warmer: its DFA keeps the states it builds), then each
+// on whichever has the lower best time per byte of its last three stretches
+// (a stretch's time on a shared machine varies up to 2x; the best of three
+// does not). The other is timed again now and then: the prefilter, whose
+// speed does not grow with use, after 64 stretches; the set after 16, and
+// after twice as many each time it loses again (at most 256), so a log the
+// set stays slow on pays little for the tries.
+class MatcherChoice {
+ public:
+  using Matcher = ExplainRuleSet::Matcher;
+  explicit MatcherChoice(std::optional<Matcher> fixed) : fixed_(fixed) {}
+  Matcher current() const { return fixed_ ? *fixed_ : current_; }
+  // After each line of `bytes`.
+  void Count(size_t bytes) {
+    if (fixed_) return;
+    if (bytes_ == 0) start_ = std::chrono::steady_clock::now();
+    bytes_ += bytes + 1;
+    if (bytes_ >= kStretchBytes) EndStretch();
+  }
+  // Stretches run on each matcher so far (for tests and the bench).
+  int64_t stretches(Matcher m) const { return runs_[Index(m)]; }
+  // The stretch just read on current() took this long per byte: chooses
+  // the matcher of the next (Count calls it; tests call it directly).
+  void Timed(double ns_per_byte);
+
+ private:
+  static constexpr size_t kStretchBytes = 1 << 20;
+  static constexpr int64_t kFirstOnPrefilter = 4, kFirstOnSet = 3;
+  static constexpr int64_t kRetimeSet = 16, kRetimeSetMost = 256, kRetimePrefilter = 64;
+  static constexpr int kKept = 3;  // stretch times kept per matcher
+  static int Index(Matcher m) { return m == Matcher::kSet ? 1 : 0; }
+  void EndStretch();
+
+  std::optional<Matcher> fixed_;
+  Matcher current_ = Matcher::kPrefilter;
+  size_t bytes_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  int64_t stretch_ = 0;
+  int64_t since_ = 0;                 // stretches since the other was timed
+  int64_t set_after_ = kRetimeSet;    // when the prefilter leads: the set's next try
+  bool retiming_ = false;             // the current stretch times the other
+  int64_t runs_[2] = {0, 0};
+  double ns_per_byte_[2][kKept] = {{-1, -1, -1}, {-1, -1, -1}};  // the last ones', -1: none yet
 };
 
 struct LinePosition {
@@ -103,6 +160,7 @@ class Explainer {
   // Findings that are not grouped under another.
   size_t root_findings() const;
   const ExplainStats& stats() const { return stats_; }
+  const MatcherChoice& matcher_choice() const { return matcher_; }
   // The first error-like lines no rule matched (at most max_unexplained;
   // stats().unexplained_lines counts them all).
   const std::vector<UnexplainedLine>& unexplained() const { return unexplained_; }
@@ -118,6 +176,7 @@ class Explainer {
   std::string pending_;        // the start of a line split across chunks
   bool skipping_ = false;      // inside the cut-off tail of a long line
   LineMatch scratch_;
+  MatcherChoice matcher_;
   std::string key_scratch_;
   absl::flat_hash_map<std::string, size_t> index_;  // key -> findings_ index
   std::vector<std::vector<int>> follows_;  // per rule: indices of its `follows`

@@ -55,6 +55,35 @@ TEST(ExplainCorpus, EveryRealLineIsExplainedAndNoNearMissMatches) {
   }
 }
 
+// The two matchers (ExplainRuleSet::Matcher) give every row the same
+// answer: the same rule and captures, or none and the same error-likeness.
+TEST(ExplainCorpus, BothMatchersAgreeOnEveryRow) {
+  ASSERT_OK_AND_ASSIGN(auto rules, ExplainRuleSet::LoadEmbedded());
+  std::vector<CorpusRow> rows = ReadAll("fixtures/explain/corpus");
+  std::vector<std::string> lines;
+  for (const CorpusRow& r : rows) lines.push_back(r.line);
+  for (const ExplainRule& r : rules->rules()) {
+    for (const ExplainExample& ex : r.examples) lines.push_back(ex.line);
+    for (const std::string& nm : r.near_misses) lines.push_back(nm);
+  }
+  ASSERT_GE(lines.size(), 2000u);
+  int matched = 0;
+  for (const std::string& line : lines) {
+    LineMatch set, pre;
+    bool set_error_like = false, pre_error_like = false;
+    const bool by_set = rules->Classify(line, &set, &set_error_like, ExplainRuleSet::Matcher::kSet);
+    const bool by_pre = rules->Classify(line, &pre, &pre_error_like, ExplainRuleSet::Matcher::kPrefilter);
+    ASSERT_EQ(by_set, by_pre) << line;
+    EXPECT_EQ(set_error_like, pre_error_like) << line;
+    if (!by_set) continue;
+    ++matched;
+    EXPECT_EQ(set.rule, pre.rule) << line;
+    EXPECT_EQ(set.pattern, pre.pattern) << line;
+    EXPECT_EQ(set.captures, pre.captures) << line;
+  }
+  EXPECT_GE(matched, 1500);
+}
+
 // Patterns match the stable part of a message, not one log's particulars:
 // no literal IPv4 address, clock time, date or long hex value (a pointer,
 // a GUID).

@@ -258,33 +258,40 @@ absl::StatusOr<std::unique_ptr<ExplainRuleSet>> ExplainRuleSet::ParseSources(
   return set;
 }
 
-absl::Status ExplainRuleSet::Compile() {
+namespace {
+
+RE2::Options MatchOptions() {
   RE2::Options opts;
   opts.set_log_errors(false);  // RE2::Quiet: errors are reported with file:line
   // Logs are bytes, not always UTF-8; Latin-1 also keeps the DFA small.
   opts.set_encoding(RE2::Options::EncodingLatin1);
   opts.set_max_mem(64 << 20);
-  set_ = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
+  return opts;
+}
+
+}  // namespace
+
+absl::Status ExplainRuleSet::Compile() {
+  const RE2::Options opts = MatchOptions();
+  // Atoms of two bytes or more: shorter ones let too many patterns through
+  // (measured on real logs).
+  filter_ = std::make_unique<re2::FilteredRE2>(2);
   for (size_t ri = 0; ri < rules_.size(); ++ri) {
     ExplainRule& r = rules_[ri];
     std::vector<std::pair<int, std::string>> names;  // (pattern, group) order
     for (size_t pi = 0; pi < r.patterns.size(); ++pi) {
       CompiledPattern cp;
-      cp.re = std::make_unique<RE2>(r.patterns[pi], opts);
       cp.rule = static_cast<int>(ri);
       cp.pattern = static_cast<int>(pi);
-      if (!cp.re->ok()) {
+      int id = -1;
+      if (filter_->Add(r.patterns[pi], opts, &id) != RE2::NoError) {
+        const RE2 bad(r.patterns[pi], opts);  // for its message
         return absl::InvalidArgumentError(absl::StrCat(
             r.file, ":", r.pattern_lines[pi], ": rule '", r.id,
-            "': pattern does not compile: ", cp.re->error(), " (pattern ",
+            "': pattern does not compile: ", bad.error(), " (pattern ",
             Quote(r.patterns[pi]), ")"));
       }
-      std::string err;
-      if (set_->Add(r.patterns[pi], &err) < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(r.file, ":", r.pattern_lines[pi], ": rule '", r.id,
-                         "': RE2::Set rejects pattern: ", err));
-      }
+      cp.re = &filter_->GetRE2(id);
       std::vector<std::pair<int, std::string>> groups;
       for (const auto& [name, index] : cp.re->NamedCapturingGroups()) {
         groups.emplace_back(index, name);
@@ -338,14 +345,26 @@ absl::Status ExplainRuleSet::Compile() {
       }
     }
   }
-  // Last, so any rule's pattern comes first: one DFA pass says both whether
-  // a rule knows the line and whether it reads like an error.
-  std::string err;
-  error_like_index_ = set_->Add(kErrorLikePattern, &err);
-  if (error_like_index_ < 0) return absl::InternalError(absl::StrCat("kErrorLikePattern: ", err));
-  if (!set_->Compile()) {
+  // Last, so any rule's pattern comes first: one pass says both whether a
+  // rule knows the line and whether it reads like an error.
+  if (filter_->Add(kErrorLikePattern, opts, &error_like_index_) != RE2::NoError) {
+    return absl::InternalError("kErrorLikePattern does not compile");
+  }
+  std::vector<std::string> atoms;
+  filter_->Compile(&atoms);
+  if (atoms.empty()) return absl::OkStatus();
+  RE2::Options literal = opts;
+  literal.set_case_sensitive(true);  // atoms and line both lowercased
+  atoms_ = std::make_unique<RE2::Set>(literal, RE2::UNANCHORED);
+  for (const std::string& a : atoms) {
+    std::string err;
+    if (atoms_->Add(RE2::QuoteMeta(absl::AsciiStrToLower(a)), &err) < 0) {
+      return absl::InternalError(absl::StrCat("prefilter atom ", Quote(a), ": ", err));
+    }
+  }
+  if (!atoms_->Compile()) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        file_, ": RE2::Set::Compile failed for ", compiled_.size(),
+        file_, ": RE2::Set::Compile failed for the ", atoms.size(), " literals of ", compiled_.size(),
         " patterns (over the 64 MiB regexp memory budget)"));
   }
   return absl::OkStatus();
@@ -444,16 +463,51 @@ const char ExplainRuleSet::kErrorLikePattern[] =
     "unable to|refused|denied|timed? ?out|unreachable|exceeded|invalid|no such|not found|segmentation fault|"
     "core dumped)\\b|(?-i:\\b(?:WARN(?:ING)?|ERR|CRIT)\\b)";
 
-bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m, bool* error_like) const {
+const RE2::Set* ExplainRuleSet::Set() const {
+  // Built on first use: only an input of several MiB gets to try it, and
+  // building it took a third of a one-line explain's start.
+  std::call_once(set_once_, [this] {
+    auto set = std::make_unique<RE2::Set>(MatchOptions(), RE2::UNANCHORED);
+    for (const CompiledPattern& cp : compiled_) {
+      if (set->Add(rules_[cp.rule].patterns[cp.pattern], nullptr) < 0) return;
+    }
+    // Out of its budget: FirstPattern runs the prefilter instead.
+    if (set->Add(kErrorLikePattern, nullptr) != error_like_index_ || !set->Compile()) return;
+    set_ = std::move(set);
+  });
+  return set_.get();
+}
+
+int ExplainRuleSet::FirstPattern(absl::string_view line, Matcher matcher) const {
+  re2::StringPiece text(line.data(), line.size());
+  // Scratch kept per thread: this runs once per line.
+  thread_local std::vector<int> hits, atoms;
+  thread_local std::string lower;
+  if (const RE2::Set* set = matcher == Matcher::kSet ? Set() : nullptr) {
+    if (!set->Match(text, &hits) || hits.empty()) return -1;
+    // Set indices follow file order, so the smallest is the first rule; the
+    // error-like pattern comes after every rule's.
+    return *std::min_element(hits.begin(), hits.end());
+  }
+  lower.assign(line.data(), line.size());
+  absl::AsciiStrToLower(&lower);
+  atoms.clear();
+  if (atoms_ != nullptr) atoms_->Match(lower, &atoms);
+  filter_->AllPotentials(atoms, &hits);
+  std::sort(hits.begin(), hits.end());
+  for (int id : hits) {
+    if (RE2::PartialMatch(text, filter_->GetRE2(id))) return id;
+  }
+  return -1;
+}
+
+bool ExplainRuleSet::Classify(absl::string_view line, LineMatch* m, bool* error_like, Matcher matcher) const {
   if (error_like) *error_like = false;
   re2::StringPiece text(line.data(), line.size());
-  std::vector<int> hits;
-  if (!set_->Match(text, &hits) || hits.empty()) return false;
+  const int first = FirstPattern(line, matcher);
+  if (first < 0) return false;
   // Checked only for a line some pattern matches: most lines match none.
   if (BelowInfoLevel(line)) return false;
-  // Set indices follow file order, so the smallest is the first rule; the
-  // error-like pattern comes after every rule's.
-  const int first = *std::min_element(hits.begin(), hits.end());
   if (first == error_like_index_) {
     if (error_like) *error_like = !NcclInfoLine(line);
     return false;

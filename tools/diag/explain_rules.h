@@ -17,6 +17,7 @@
 #define RDMACHECK_TOOLS_DIAG_EXPLAIN_RULES_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "re2/filtered_re2.h"
 #include "re2/re2.h"
 #include "re2/set.h"
 
@@ -114,10 +116,20 @@ class ExplainRuleSet {
   // Index of the rule with this id, or -1.
   int RuleIndex(absl::string_view id) const;
 
+  // Two ways to find which patterns match a line, with the same answer
+  // (docs/explain.md, Matching): kSet runs one RE2::Set of every pattern,
+  // whose DFA is fast once it has seen text like the line and slow while it
+  // builds states for text it has not (a real log read once: 3-8 MB/s);
+  // kPrefilter runs only the patterns whose literals the line holds, each
+  // on its own small DFA (such logs: 15-25 MB/s; a log of a few repeated
+  // lines is faster on kSet). Explainer measures both on the input.
+  enum class Matcher { kSet, kPrefilter };
+
   // True if some rule matches `line`; fills `m` with the winner. Thread-safe.
   // With `error_like`: when no rule matches, set to whether the line reads
   // like an error all the same (kErrorLikePattern, in the same pass).
-  bool Classify(absl::string_view line, LineMatch* m, bool* error_like = nullptr) const;
+  bool Classify(absl::string_view line, LineMatch* m, bool* error_like = nullptr,
+                Matcher matcher = Matcher::kPrefilter) const;
 
   // The words that make a line no rule knows read like an error ("failed",
   // "cannot", "timed out", "WARN", ...): the lines an operator should look at
@@ -130,11 +142,15 @@ class ExplainRuleSet {
 
  private:
   ExplainRuleSet() = default;
-  absl::Status Compile();   // builds the RE2s and the RE2::Set
+  absl::Status Compile();   // builds the RE2s, and the prefilter with its atoms' set
   absl::Status Validate();  // examples and near misses
+  // The index (in compiled_, or error_like_index_) of the first pattern
+  // `line` matches, or -1.
+  int FirstPattern(absl::string_view line, Matcher matcher) const;
+  const RE2::Set* Set() const;
 
   struct CompiledPattern {
-    std::unique_ptr<RE2> re;
+    const RE2* re = nullptr;  // owned by filter_
     int rule = 0;
     int pattern = 0;
     // For each of the rule's capture_names: the group index in this pattern,
@@ -145,8 +161,16 @@ class ExplainRuleSet {
   std::string file_;
   std::vector<ExplainRule> rules_;
   std::vector<CompiledPattern> compiled_;
-  std::unique_ptr<RE2::Set> set_;
-  int error_like_index_ = -1;  // of kErrorLikePattern in set_, after every rule's
+  // Every pattern in file order, then kErrorLikePattern, in both: indices
+  // are the same in set_, in filter_ and in compiled_. set_ is built by
+  // Set() on first use, and stays null if it does not fit its budget.
+  mutable std::once_flag set_once_;
+  mutable std::unique_ptr<RE2::Set> set_;
+  std::unique_ptr<re2::FilteredRE2> filter_;
+  // The prefilter's atoms (lowercase literals) as one set, matched on the
+  // lowercased line; null when the patterns gave no atom.
+  std::unique_ptr<RE2::Set> atoms_;
+  int error_like_index_ = -1;  // after every rule's
   int max_groups_ = 0;
 };
 

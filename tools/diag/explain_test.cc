@@ -22,8 +22,7 @@ using ::testing::Not;
 
 class ExplainTest : public ::testing::Test {
  protected:
-  // Loaded once for all tests: a load validates every example and near miss
-  // of the base, about a second under ASan.
+  // Loaded once for all tests.
   static void SetUpTestSuite() {
     auto rules = ExplainRuleSet::LoadEmbedded();
     ASSERT_TRUE(rules.ok()) << rules.status();
@@ -167,6 +166,74 @@ TEST_F(ExplainTest, PerftestFirewallLog) {
   for (const auto& r : retry.Remediation()) remedy += r + "\n";
   EXPECT_THAT(remedy, HasSubstr("--dport 4791"));
   EXPECT_EQ(ex.stats().lines, 32);
+}
+
+// The same log gives the same findings on either matcher.
+TEST_F(ExplainTest, FindingsDoNotDependOnTheMatcher) {
+  std::vector<std::vector<std::string>> runs;
+  for (auto m : {ExplainRuleSet::Matcher::kSet, ExplainRuleSet::Matcher::kPrefilter}) {
+    ExplainOptions o;
+    o.matcher = m;
+    Explainer ex(*rules_, o);
+    for (const char* f : {"fixtures/logs/ib_write_bw_firewall_client.log", "fixtures/logs/nccl_port_flap.log"}) {
+      std::ifstream in(f);
+      ASSERT_TRUE(in) << f;
+      ASSERT_OK(ex.ConsumeStream(in, f));
+    }
+    std::vector<std::string> got;
+    for (const Finding& fd : ex.findings())
+      got.push_back(absl::StrCat(fd.rule->id, " ", fd.first.line, " ", fd.count, " ", fd.grouped_under));
+    got.push_back(absl::StrCat("unexplained ", ex.stats().unexplained_lines));
+    runs.push_back(got);
+    EXPECT_EQ(ex.matcher_choice().stretches(m), 0);  // fixed: never timed
+  }
+  EXPECT_GE(runs[0].size(), 4u);
+  EXPECT_EQ(runs[0], runs[1]);
+}
+
+// The choice between the matchers, given each stretch's time per byte:
+// four stretches on the prefilter, three on the set, then the faster by the
+// best of each one's last three, the other timed again now and then.
+TEST(MatcherChoice, TriesBothThenKeepsTheFaster) {
+  using M = ExplainRuleSet::Matcher;
+  auto run = [](double set_ns, double prefilter_ns, int n) {
+    MatcherChoice c(std::nullopt);
+    std::vector<M> seen;
+    for (int i = 0; i < n; ++i) {
+      seen.push_back(c.current());
+      c.Timed(c.current() == M::kSet ? set_ns : prefilter_ns);
+    }
+    return seen;
+  };
+  auto where = [](const std::vector<M>& seen, M m, size_t from) {
+    std::vector<size_t> at;
+    for (size_t i = from; i < seen.size(); ++i)
+      if (seen[i] == m) at.push_back(i);
+    return at;
+  };
+  // The set at 1 ns/B, the prefilter at 3: a log of a few lines repeated.
+  std::vector<M> warm = run(1.0, 3.0, 300);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(warm[i], M::kPrefilter) << i;
+  for (int i = 4; i < 7; ++i) EXPECT_EQ(warm[i], M::kSet) << i;
+  // Then the set, with the prefilter timed once every 65 stretches.
+  std::vector<size_t> tries = where(warm, M::kPrefilter, 7);
+  ASSERT_EQ(tries.size(), 4u);
+  EXPECT_EQ(tries[1] - tries[0], 65u);
+  EXPECT_EQ(tries[2] - tries[1], 65u);
+  // A log the set has not seen: the prefilter, with the set tried again
+  // after 16 stretches, then 32, 64, ... as it keeps losing.
+  std::vector<M> cold = run(8.0, 2.0, 600);
+  std::vector<size_t> set_tries = where(cold, M::kSet, 7);
+  ASSERT_GE(set_tries.size(), 4u);
+  EXPECT_EQ(set_tries[1] - set_tries[0], 33u);
+  EXPECT_EQ(set_tries[2] - set_tries[1], 65u);
+  EXPECT_EQ(set_tries[3] - set_tries[2], 129u);
+  EXPECT_LE(set_tries.size(), 5u);
+  // Fixed: always that one, and no stretch timed.
+  MatcherChoice fixed(M::kSet);
+  fixed.Count(1 << 22);
+  EXPECT_EQ(fixed.current(), M::kSet);
+  EXPECT_EQ(fixed.stretches(M::kSet), 0);
 }
 
 TEST_F(ExplainTest, MixedNodeLog) {
