@@ -1,7 +1,10 @@
 // The explainer (the embedded rule base) on any bytes as a log, in two
-// chunks split where the first byte says, and its text and JSON output.
+// chunks split where the first byte says, and its text and JSON output; and
+// each line classified by both matchers, which must agree.
 #include <memory>
 #include <sstream>
+
+#include "absl/strings/str_split.h"
 
 #include "fuzz/fuzz_util.h"
 #include "tools/diag/explain.h"
@@ -23,5 +26,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream text, json;
   rdmacheck::RenderExplainText(e, text);
   rdmacheck::RenderExplainJson(e, json);
+  using M = rdmacheck::ExplainRuleSet::Matcher;
+  for (absl::string_view line : absl::StrSplit(t, '\n')) {
+    rdmacheck::LineMatch a, b;
+    bool a_error_like = false, b_error_like = false;
+    const bool by_set = rules->Classify(line, &a, &a_error_like, M::kSet);
+    const bool by_prefilter = rules->Classify(line, &b, &b_error_like, M::kPrefilter);
+    if (by_set != by_prefilter || a_error_like != b_error_like ||
+        (by_set && (a.rule != b.rule || a.pattern != b.pattern || a.captures != b.captures))) {
+      rdmacheck::fuzz::Broken("the matchers disagree on a line", line);
+    }
+  }
   return 0;
 }
