@@ -517,6 +517,16 @@ class Importer {
 
   absl::Status DeviceLine(absl::string_view key, absl::string_view value) {
     DeviceInfo& d = Dev();
+    if (IsPortKeyLine(absl::StrCat(key, ":"))) {
+      // A port's line before any `port:` line of its device (the paste
+      // elided them, "...."): no port to hold it. Said once per device.
+      if (portless_warned_ != dev_line_) {
+        portless_warned_ = dev_line_;
+        LeftOut(key, absl::StrCat("a port's line in device ", d.name,
+                                  " before any `port:` line (cut or elided above it); its port lines up to the next `port:`"));
+      }
+      return absl::OkStatus();
+    }
     if (key == "transport") {
       RDMACHECK_RETURN_IF_ERROR(Need(key, value));
       d.transport = std::string(WordBeforeParens(value));
@@ -682,6 +692,8 @@ class Importer {
   // A value no rdmacheck fact can hold (a code devinfo.c prints as
   // "invalid ...", a provider's own link layer): the rest of the paste is
   // still read, and the warning says what was left out.
+  int portless_warned_ = -1;  // dev_line_ of the device last warned for port lines without a port
+
   void LeftOut(absl::string_view field, absl::string_view what) {
     warnings_.push_back(absl::StrCat(file_, ":", line_, ": ", field, ": ", what, ": left out"));
   }
@@ -790,6 +802,12 @@ std::string WithoutHtml(absl::string_view l) {
 
 std::string PastedLine(absl::string_view raw) {
   absl::ConsumeSuffix(&raw, "\r");
+  // A mail client's no-break spaces (UTF-8 C2 A0) for indentation.
+  std::string plain;
+  if (raw.find("\xc2\xa0") != absl::string_view::npos) {
+    plain = absl::StrReplaceAll(raw, {{"\xc2\xa0", " "}});
+    raw = plain;
+  }
   std::string html;
   if (raw.find('<') != absl::string_view::npos || raw.find('&') != absl::string_view::npos) {
     html = WithoutHtml(raw);

@@ -49,6 +49,13 @@ bool RdmaStatLine(absl::string_view l) {
   return w.size() >= 4 && w[0] == "link" && absl::StrContains(w[1], "/") && CounterPairs(w, 2);
 }
 
+// `rdma statistic show link DEV/PORT -p` prints "link mana_0/1" alone and
+// then one counter a line.
+bool BareLinkLine(absl::string_view l) {
+  const std::vector<absl::string_view> w = Words(l);
+  return w.size() == 2 && w[0] == "link" && absl::StrContains(w[1], "/");
+}
+
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
   size_t into = 0;  // the line the last one was joined onto, if it was
@@ -70,7 +77,7 @@ std::vector<std::string> Lines(absl::string_view text) {
                !absl::StrContains(*prev, " state ")) ||
               (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(*prev, ": node_type ") &&
                !absl::StrContains(*prev, " sys_image_guid ")) ||
-              (RdmaStatLine(*prev) && CounterPairs(Words(t), 0)));
+              ((RdmaStatLine(*prev) || BareLinkLine(*prev)) && CounterPairs(Words(t), 0)));
     if (joined) {
       absl::StrAppend(&out[into], " ", t);
       line.clear();
@@ -332,6 +339,17 @@ void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
     const int ln = static_cast<int>(i) + 1;
     std::vector<absl::string_view> f =
         absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    // A row a mail client wrapped after its GID: "bnxt_re0 1 10 0000:...:2bbb"
+    // then "172.31.43.187 v1 bnxt_roce.43"; the rest is read from the next line.
+    if (f.size() == 4 && Int(f[1]) && Int(f[2]) && i + 1 < lines.size()) {
+      std::vector<absl::string_view> rest =
+          absl::StrSplit(lines[i + 1], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+      const bool ipv4 = !rest.empty() && rest[0].find('.') != absl::string_view::npos;
+      if (!rest.empty() && rest.size() <= 3 && (rest[0] == "v1" || rest[0] == "v2" || ipv4)) {
+        f.insert(f.end(), rest.begin(), rest.end());
+        ++i;
+      }
+    }
     // DEV PORT INDEX GID [IPv4] VER [NETDEV]
     if (f.size() < 5 || f[0] == "DEV" || absl::StartsWith(f[0], "---")) continue;
     std::optional<int> port = Int(f[1]), index = Int(f[2]);
@@ -589,13 +607,124 @@ void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b) {
 // ../../devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0";
 // the PCI address is the last one before /infiniband/ (a soft device's path
 // is under devices/virtual and has none). The words around the arrow.
-std::optional<std::pair<absl::string_view, absl::string_view>> ClassLink(absl::string_view l) {
+// ---------------------------------------------------------------- cat of sysfs files
+
+// "$ cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1" and the
+// value on the next line with text: what one attribute file of a port says.
+struct SysfsCat {
+  absl::string_view device, what;  // what: "gids/0", "gid_attrs/types/1", "state", ...
+  int port = 0;
+};
+std::optional<SysfsCat> SysfsCatLine(absl::string_view l) {
+  static constexpr absl::string_view kClass = "/sys/class/infiniband/";
+  const size_t cat = l.find("cat ");
+  const size_t at = l.find(kClass);
+  if (cat == absl::string_view::npos || at == absl::string_view::npos || at < cat) return std::nullopt;
+  absl::string_view path = l.substr(at + kClass.size());
+  path = path.substr(0, path.find_first_of(" \t"));
+  std::vector<absl::string_view> parts = absl::StrSplit(path, '/');
+  if (parts.size() < 4 || parts[1] != "ports" || parts[0].empty()) return std::nullopt;
+  std::optional<int> port = Int(parts[2]);
+  if (!port || *port < 1) return std::nullopt;
+  SysfsCat c;
+  c.device = parts[0];
+  c.port = *port;
+  c.what = path.substr(parts[0].size() + parts[1].size() + parts[2].size() + 3);
+  return c;
+}
+bool AnySysfsCat(const std::vector<std::string>& lines) {
+  for (const std::string& l : lines)
+    if (SysfsCatLine(Trim(l))) return true;
+  return false;
+}
+
+void ParseSysfsCat(const std::vector<std::string>& lines, Builder& b) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::optional<SysfsCat> c = SysfsCatLine(Trim(lines[i]));
+    if (!c) continue;
+    size_t v = i + 1;
+    while (v < lines.size() && Trim(lines[v]).empty()) ++v;
+    // A value, not the next command or the output of a glob.
+    if (v >= lines.size() || SysfsCatLine(Trim(lines[v])) || absl::StrContains(c->what, "*")) continue;
+    const absl::string_view value = Trim(lines[v]);
+    const int ln = static_cast<int>(v) + 1;
+    DeviceInfo& d = b.Device(c->device);
+    PortInfo& p = b.Port(d, c->port);
+    std::vector<absl::string_view> w = absl::StrSplit(c->what, '/');
+    auto entry = [&](absl::string_view index) -> GidEntry* {
+      std::optional<int> n = Int(index);
+      if (!n) return nullptr;
+      GidEntry* g = FindBy(p.gids, &GidEntry::index, *n);
+      if (g == nullptr) {
+        p.gids.emplace_back();
+        g = &p.gids.back();
+        g->index = *n;
+      }
+      return g;
+    };
+    if (w.size() == 2 && w[0] == "gids") {
+      std::optional<std::string> gid = GidText(value);
+      GidEntry* g = gid ? entry(w[1]) : nullptr;
+      if (g == nullptr) continue;
+      g->gid = *gid;
+      b.Source(PortFact(d, p, absl::StrCat("gid ", g->index)), ln);
+    } else if (w.size() == 3 && w[0] == "gid_attrs" && (w[1] == "types" || w[1] == "ndevs")) {
+      GidEntry* g = entry(w[2]);
+      if (g == nullptr) continue;
+      if (w[1] == "types") {
+        g->type = ParseGidType(value).value_or(GidType::kUnknown);
+      } else {
+        g->netdev = std::string(value);
+        // Kept as a fact of its own too, as rdma link's netdev is.
+        b.view().provenance.push_back(absl::StrCat("sysfs: ", d.name, "/", p.port_num, " netdev ", value));
+        b.Source(PortFact(d, p, "netdev"), ln);
+      }
+    } else if (c->what == "state") {
+      p.state = StateWord(value.substr(value.find(':') == absl::string_view::npos ? 0 : value.find(':') + 1));
+      if (p.state) b.Source(PortFact(d, p, "state"), ln);
+    } else if (c->what == "phys_state") {
+      p.phys_state = PhysWord(value);
+      if (p.phys_state) b.Source(PortFact(d, p, "phys_state"), ln);
+    } else if (c->what == "link_layer" && (value == "Ethernet" || value == "InfiniBand")) {
+      p.link_layer = std::string(value);
+      b.Source(PortFact(d, p, "link_layer"), ln);
+    }
+  }
+  // An attribute read without its GID ("types/1" alone) is no GID.
+  for (DeviceInfo& d : b.view().devices)
+    for (PortInfo& p : d.ports)
+      p.gids.erase(std::remove_if(p.gids.begin(), p.gids.end(), [](const GidEntry& g) { return g.gid.empty(); }),
+                   p.gids.end());
+}
+
+// "irdma0 -> ../../devices/pci0000:00/.../infiniband/irdma0"; with `cut`,
+// also a link whose target the paste cut short ("irdma0 -> ../../devices").
+std::optional<std::pair<absl::string_view, absl::string_view>> ClassLink(absl::string_view l, bool cut = false) {
   std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
   const auto arrow = std::find(w.begin(), w.end(), "->");
   if (arrow == w.begin() || arrow == w.end() || arrow + 1 == w.end()) return std::nullopt;
   absl::string_view name = *(arrow - 1), target = *(arrow + 1);
-  if (!absl::EndsWith(target, absl::StrCat("/infiniband/", name))) return std::nullopt;
+  const bool whole = absl::EndsWith(target, absl::StrCat("/infiniband/", name));
+  if (!whole && !(cut && absl::StartsWith(target, "../../devices") && !absl::StrContains(target, "/net/")))
+    return std::nullopt;
   return std::make_pair(name, target);
+}
+// `ls -l /sys/class/infiniband` typed above its listing.
+bool ClassListingCommand(absl::string_view l) {
+  static constexpr absl::string_view kDir = "/sys/class/infiniband";
+  const size_t at = l.find(kDir);
+  if (!absl::StrContains(l, "ls ") || at == absl::string_view::npos) return false;
+  absl::string_view rest = l.substr(at + kDir.size());
+  absl::ConsumePrefix(&rest, "/");
+  return rest.empty() || rest[0] == ' ' || rest[0] == '\t';  // not a device's own directory
+}
+bool CutClassListing(const std::vector<std::string>& lines) {
+  bool command = false;
+  for (const std::string& l : lines) {
+    if (ClassListingCommand(Trim(l))) command = true;
+    else if (command && ClassLink(Trim(l), true)) return true;
+  }
+  return false;
 }
 
 bool PciAddress(absl::string_view s) {
@@ -606,10 +735,15 @@ bool PciAddress(absl::string_view s) {
 
 void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
   std::map<std::string, int> first;
+  bool command = false;  // below `ls -l /sys/class/infiniband`
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
-    std::optional<std::pair<absl::string_view, absl::string_view>> link = ClassLink(Trim(lines[i]));
+    if (ClassListingCommand(Trim(lines[i]))) command = true;
+    std::optional<std::pair<absl::string_view, absl::string_view>> link = ClassLink(Trim(lines[i]), command);
     if (!link || SeenBefore(first, link->first, ln, b)) continue;
+    if (!absl::EndsWith(link->second, absl::StrCat("/infiniband/", link->first)))
+      b.Warn(ln, absl::StrCat("the link of ", link->first, " is cut (`", link->second,
+                              "`): the device is read, its PCI address is missing"));
     DeviceInfo& d = b.Device(link->first);
     if (!d.driver) d.driver = DriverFromName(d.name);
     for (absl::string_view part : absl::StrSplit(link->second, '/'))
@@ -625,7 +759,9 @@ void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
 // together, one after another's addresses; one glued to a prompt
 // ("sh-5.1#1: lo: <...>") keeps its index.
 bool IpRecordStart(const std::vector<absl::string_view>& w, size_t k, int* index, absl::string_view* name) {
-  if (k + 1 >= w.size() || !absl::EndsWith(w[k], ":") || !absl::EndsWith(w[k + 1], ":")) return false;
+  // `ip -o addr` leaves the colon off the name: "1: lo    inet 127.0.0.1/8".
+  const bool one_line = k == 0 && w.size() > 2 && (w[2] == "inet" || w[2] == "inet6");
+  if (k + 1 >= w.size() || !absl::EndsWith(w[k], ":") || (!absl::EndsWith(w[k + 1], ":") && !one_line)) return false;
   if (k > 0 && (k + 2 >= w.size() || !absl::StartsWith(w[k + 2], "<"))) return false;
   absl::string_view idx = absl::StripSuffix(w[k], ":");
   size_t digits = idx.size();
@@ -652,6 +788,12 @@ void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
       absl::string_view name;
       if (IpRecordStart(w, k, &index, &name)) {
         ++k;
+        // `ip -o addr`: one line per address, "2: ens1f0    inet 10.0.0.1/24 ...":
+        // the same netdev on every one of its lines, not another run.
+        if (k == 1 && w.size() > 2 && (w[2] == "inet" || w[2] == "inet6") && first.count(std::string(name))) {
+          cur = &b.Netdev(name);
+          continue;
+        }
         // "2: ens1f0: <BROADCAST,...> mtu 9000 qdisc mq state UP ..."
         cur = SeenBefore(first, name, ln, b, "netdev") ? nullptr : &b.Netdev(name);
         header = cur != nullptr;
@@ -841,9 +983,10 @@ bool RdmaLinkLine(absl::string_view l) {
           absl::StrContains(l, "physical_state"));
 }
 bool IpAddrLine(absl::string_view l) {
-  std::vector<absl::string_view> w = absl::StrSplit(l, ' ', absl::SkipEmpty());
-  return w.size() >= 3 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
-         absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<");
+  std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  return w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
+         ((absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<")) ||
+          ((w[2] == "inet" || w[2] == "inet6") && absl::StrContains(w[3], "/")));  // ip -o addr
 }
 bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked memory"); }
 // "root@host:/# ulimit -l" (after any prompt) and its value on the next line.
@@ -863,7 +1006,8 @@ bool Ibdev2netdevLine(absl::string_view l) {
 
 constexpr absl::string_view kFormatsTried =
     "rdmacheck profile, ibv_devinfo [-v|-l], ibv_devices, ibstat, ibstatus, show_gids, rdma link, rdma dev, "
-    "rdma -j link, rdma -j dev, ibdev2netdev, ls -l /sys/class/infiniband, ip addr, ip -j addr, ulimit -a";
+    "rdma -j link, rdma -j dev, ibdev2netdev, ls -l /sys/class/infiniband, cat /sys/class/infiniband/DEV/ports/N/..., "
+    "ip addr, ip -j addr, ulimit -a";
 
 }  // namespace
 
@@ -889,8 +1033,9 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (AnyLine(lines, ShowGidsLine)) return std::string("show_gids");
   if (AnyLine(lines, RdmaLinkLine)) return std::string("rdma_link");
   if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
-  if (AnyLine(lines, [](absl::string_view l) { return ClassLink(l).has_value(); }))
+  if (AnyLine(lines, [](absl::string_view l) { return ClassLink(l).has_value(); }) || CutClassListing(lines))
     return std::string("sysfs_class");
+  if (AnySysfsCat(lines)) return std::string("sysfs_cat");
   if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
   if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
   // Last: a paste of other output that also holds an ibstat failure is read
@@ -939,6 +1084,7 @@ const BesideFormat kBeside[] = {
     {"ip_addr", [](const std::vector<std::string>& l) { return AnyLine(l, IpAddrLine); }, ParseIpAddr},
     {"ulimit", [](const std::vector<std::string>& l) { return AnyLine(l, UlimitLine) || UlimitLThenValue(l); },
      ParseUlimit},
+    {"sysfs_cat", AnySysfsCat, ParseSysfsCat},
 };
 
 void ReadBeside(absl::string_view text, absl::string_view file, absl::string_view format, DeviceView& v) {
@@ -981,6 +1127,7 @@ absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_
   if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
   if (*format == "ibv_devices") ParseIbvDevices(lines, b);
   if (*format == "sysfs_class") ParseClassLinks(lines, b);
+  if (*format == "sysfs_cat") ParseSysfsCat(lines, b);
   if (*format == "ulimit") ParseUlimit(lines, b);
   if (*format == "rdma_link_json" || *format == "ip_addr_json") {
     // Cut short: its whole elements, and where it stops (a whole array is

@@ -143,19 +143,22 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       // "==>" as "...".
       "mixed/ip-link-square-brackets-and-ibdev2netdev-dots-html-notes.txt",
   };
-  // JSON with two quotes lost (a commit message's hand-written example):
-  // the line where it breaks.
-  const std::string bad_json = "rdma_dev/rdma-dev-j-p-pretty-json-invalid-quotes-mailarchive.txt";
+  // JSON that does not parse: the line where it breaks. Two quotes lost in
+  // a commit message's hand-written example; a core dump's lines in the
+  // middle of `rdma res show qp -jp -dd`.
+  const std::map<std::string, std::string> kBadJson = {
+      {"rdma_dev/rdma-dev-j-p-pretty-json-invalid-quotes-mailarchive.txt", ":10: JSON that does not parse (column 31: "},
+      {"rdma_link/rdma-res-show-qp-jp-dd-hns-broken-json-core-dump-before-after.txt", ":18: JSON that does not parse ("},
+  };
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
-                           "ibv_devices", "sysfs_class", "mixed"}) {
+                           "ibv_devices", "sysfs_class", "sysfs_cat", "mixed"}) {
     for (const auto& e : std::filesystem::directory_iterator(absl::StrCat("fixtures/pastes/", kind))) {
       std::string rel = absl::StrCat(kind, "/", e.path().filename().string());
       SCOPED_TRACE(rel);
       absl::StatusOr<DeviceView> v = ReadPastes({e.path().string()});
-      if (rel == bad_json) {
-        EXPECT_THAT(v.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                         HasSubstr(":10: JSON that does not parse (column 31: ")));
+      if (auto bad = kBadJson.find(rel); bad != kBadJson.end()) {
+        EXPECT_THAT(v.status(), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(bad->second)));
         continue;
       }
       if (kNot.count(rel)) {
@@ -383,6 +386,59 @@ TEST(PasteImport, HeldOutSetFourReadRight) {
   ASSERT_NE(both.Netdev("ibxxxxxx0"), nullptr);
   EXPECT_EQ(both.Netdev("ibxxxxxx0")->operstate, "up");
   EXPECT_EQ(both.devices[0].ports[0].link_layer, "InfiniBand");
+}
+
+// A fifth held-out set (2026-12-05): what the first reading refused or read
+// wrong.
+TEST(PasteImport, HeldOutSetFiveReadRight) {
+  const std::string p = "fixtures/pastes/";
+  // `cat` of a port's sysfs files: GID types and netdevs without the GIDs
+  // themselves give the port and its netdev; a GID read so is a GID.
+  ASSERT_OK_AND_ASSIGN(DeviceView cat, ReadPastes({p + "sysfs_cat/cat-gid_attrs-ndevs-types-ls-crlf-zh-notes.txt"}));
+  ASSERT_EQ(cat.devices.size(), 1u);
+  EXPECT_EQ(cat.devices[0].name, "mlx5_1");
+  EXPECT_THAT(cat.provenance, Contains("sysfs: mlx5_1/1 netdev enp1s0f1"));
+  ASSERT_OK_AND_ASSIGN(DeviceView gid, ReadPastes({p + "mixed/ibstat-roceP1p1s0f1-4space-cat-sys-gids-0-apt-search.txt"}));
+  const PortInfo* port = gid.Device("roceP1p1s0f1")->Port(1);
+  ASSERT_NE(port, nullptr);
+  EXPECT_EQ(port->state, "ACTIVE");  // ibstat's
+  ASSERT_EQ(port->gids.size(), 1u);  // cat's
+  EXPECT_EQ(port->gids[0].gid, "fe80::bace:f6ff:fe2d:1707");
+  // `rdma statistic show link mana_0/1 -p`: one counter a line.
+  ASSERT_OK_AND_ASSIGN(DeviceView mana, ReadPastes({p + "rdma_link/rdma-statistic-show-link-mana_0-pretty-patch-mail.txt"}));
+  ASSERT_EQ(mana.devices.size(), 1u);
+  EXPECT_EQ(mana.devices[0].ports[0].hw_counters.at("requester_timeout"), 45u);
+  EXPECT_EQ(mana.devices[0].ports[0].hw_counters.at("general_hw_error"), 6u);
+  // A mail's no-break spaces for indentation.
+  ASSERT_OK_AND_ASSIGN(DeviceView nbsp, ReadPastes({p + "devinfo/ibv_devinfo-i40iw-iwarp-two-plus-mlx5-ib-lsmod-5space-indent-mail.txt"}));
+  ASSERT_GE(nbsp.devices.size(), 2u);
+  EXPECT_EQ(nbsp.devices[0].name, "i40iw0");
+  EXPECT_EQ(nbsp.devices[0].transport, "iWARP");
+  // `ls -l /sys/class/infiniband/` cut inside its only link.
+  ASSERT_OK_AND_ASSIGN(DeviceView cut, ReadPastes({p + "sysfs_class/node-exporter-issue-template-ls-l-sys-class-infiniband-irdma-cut.txt"}));
+  ASSERT_EQ(cut.devices.size(), 1u);
+  EXPECT_EQ(cut.devices[0].name, "irdma0");
+  EXPECT_FALSE(cut.devices[0].pci_address.has_value());
+  EXPECT_THAT(cut.warnings, Contains(HasSubstr("the link of irdma0 is cut")));
+  // show_gids rows a mail client wrapped after the GID.
+  ASSERT_OK_AND_ASSIGN(DeviceView wrapped, ReadPastes({p + "show_gids/show_gids-script-bnxt_re-vlan-cxgb4-hfi1-mlx5-double-quoted-wrapped.txt"}));
+  const DeviceInfo* bnxt = wrapped.Device("bnxt_re0");
+  ASSERT_NE(bnxt, nullptr);
+  EXPECT_EQ(bnxt->Port(1)->gids.size(), 12u);
+  const GidEntry* vlan = nullptr;
+  for (const GidEntry& g : bnxt->Port(1)->gids)
+    if (g.index == 10) vlan = &g;
+  ASSERT_NE(vlan, nullptr);
+  EXPECT_EQ(vlan->gid, "::ffff:172.31.43.187");
+  EXPECT_EQ(vlan->netdev, "bnxt_roce.43");
+  // `ip -o a` beside `rdma res show qp`: one line per address.
+  ASSERT_OK_AND_ASSIGN(DeviceView oneline, ReadPastes({p + "mixed/rdma-res-show-qp-oneline-hns-mlx5-flowed-wrap-ip-o-a.txt"}));
+  ASSERT_NE(oneline.Netdev("lo"), nullptr);
+  EXPECT_THAT(oneline.Netdev("lo")->addrs, ElementsAre("127.0.0.1/8", "::1/128"));
+  EXPECT_THAT(oneline.warnings, Not(Contains(HasSubstr("again"))));
+  // ibv_devinfo -v with its port lines elided: the GIDs have no port, said.
+  ASSERT_OK_AND_ASSIGN(DeviceView elided, ReadPastes({p + "mixed/ibv_devinfo-v-rxe0-elided-wrapped-ipv6-global-gids-ip-addr.txt"}));
+  EXPECT_THAT(elided.warnings, Contains(HasSubstr("a port's line in device rxe0 before any `port:` line")));
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
