@@ -337,13 +337,11 @@ void ParseIbstatus(const std::vector<std::string>& lines, Builder& b) {
 void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
-    std::vector<absl::string_view> f =
-        absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    std::vector<absl::string_view> f = Words(lines[i]);
     // A row a mail client wrapped after its GID: "bnxt_re0 1 10 0000:...:2bbb"
     // then "172.31.43.187 v1 bnxt_roce.43"; the rest is read from the next line.
     if (f.size() == 4 && Int(f[1]) && Int(f[2]) && i + 1 < lines.size()) {
-      std::vector<absl::string_view> rest =
-          absl::StrSplit(lines[i + 1], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+      std::vector<absl::string_view> rest = Words(lines[i + 1]);
       const bool ipv4 = !rest.empty() && rest[0].find('.') != absl::string_view::npos;
       if (!rest.empty() && rest.size() <= 3 && (rest[0] == "v1" || rest[0] == "v2" || ipv4)) {
         f.insert(f.end(), rest.begin(), rest.end());
@@ -601,12 +599,6 @@ void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b) {
   if (no_provider > 0) b.view().host.devices_without_provider = no_provider;
 }
 
-// ----------------------------------------------------- ls -l /sys/class/infiniband
-
-// One symlink a device: "lrwxrwxrwx 1 root root 0 Nov  1 15:37 mlx5_0 ->
-// ../../devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0";
-// the PCI address is the last one before /infiniband/ (a soft device's path
-// is under devices/virtual and has none). The words around the arrow.
 // ---------------------------------------------------------------- cat of sysfs files
 
 // "$ cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1" and the
@@ -680,7 +672,8 @@ void ParseSysfsCat(const std::vector<std::string>& lines, Builder& b) {
         b.Source(PortFact(d, p, "netdev"), ln);
       }
     } else if (c->what == "state") {
-      p.state = StateWord(value.substr(value.find(':') == absl::string_view::npos ? 0 : value.find(':') + 1));
+      const size_t colon = value.find(':');  // "4: ACTIVE"
+      p.state = StateWord(colon == absl::string_view::npos ? value : value.substr(colon + 1));
       if (p.state) b.Source(PortFact(d, p, "state"), ln);
     } else if (c->what == "phys_state") {
       p.phys_state = PhysWord(value);
@@ -697,17 +690,28 @@ void ParseSysfsCat(const std::vector<std::string>& lines, Builder& b) {
                    p.gids.end());
 }
 
-// "irdma0 -> ../../devices/pci0000:00/.../infiniband/irdma0"; with `cut`,
-// also a link whose target the paste cut short ("irdma0 -> ../../devices").
-std::optional<std::pair<absl::string_view, absl::string_view>> ClassLink(absl::string_view l, bool cut = false) {
-  std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+// ----------------------------------------------------- ls -l /sys/class/infiniband
+
+// One symlink a device: "lrwxrwxrwx 1 root root 0 Nov  1 15:37 mlx5_0 ->
+// ../../devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/infiniband/mlx5_0";
+// the PCI address is the last one before /infiniband/ (a soft device's path
+// is under devices/virtual and has none). The words around the arrow; with
+// `cut`, also a link whose target the paste cut short ("irdma0 ->
+// ../../devices"), which `whole` says.
+struct ClassLinkWords {
+  absl::string_view name, target;
+  bool whole = true;
+};
+std::optional<ClassLinkWords> ClassLink(absl::string_view l, bool cut = false) {
+  std::vector<absl::string_view> w = Words(l);
   const auto arrow = std::find(w.begin(), w.end(), "->");
   if (arrow == w.begin() || arrow == w.end() || arrow + 1 == w.end()) return std::nullopt;
-  absl::string_view name = *(arrow - 1), target = *(arrow + 1);
-  const bool whole = absl::EndsWith(target, absl::StrCat("/infiniband/", name));
-  if (!whole && !(cut && absl::StartsWith(target, "../../devices") && !absl::StrContains(target, "/net/")))
+  ClassLinkWords link{*(arrow - 1), *(arrow + 1)};
+  link.whole = absl::EndsWith(link.target, absl::StrCat("/infiniband/", link.name));
+  if (!link.whole &&
+      !(cut && absl::StartsWith(link.target, "../../devices") && !absl::StrContains(link.target, "/net/")))
     return std::nullopt;
-  return std::make_pair(name, target);
+  return link;
 }
 // `ls -l /sys/class/infiniband` typed above its listing.
 bool ClassListingCommand(absl::string_view l) {
@@ -739,14 +743,14 @@ void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     if (ClassListingCommand(Trim(lines[i]))) command = true;
-    std::optional<std::pair<absl::string_view, absl::string_view>> link = ClassLink(Trim(lines[i]), command);
-    if (!link || SeenBefore(first, link->first, ln, b)) continue;
-    if (!absl::EndsWith(link->second, absl::StrCat("/infiniband/", link->first)))
-      b.Warn(ln, absl::StrCat("the link of ", link->first, " is cut (`", link->second,
+    std::optional<ClassLinkWords> link = ClassLink(Trim(lines[i]), command);
+    if (!link || SeenBefore(first, link->name, ln, b)) continue;
+    if (!link->whole)
+      b.Warn(ln, absl::StrCat("the link of ", link->name, " is cut (`", link->target,
                               "`): the device is read, its PCI address is missing"));
-    DeviceInfo& d = b.Device(link->first);
+    DeviceInfo& d = b.Device(link->name);
     if (!d.driver) d.driver = DriverFromName(d.name);
-    for (absl::string_view part : absl::StrSplit(link->second, '/'))
+    for (absl::string_view part : absl::StrSplit(link->target, '/'))
       if (PciAddress(part)) d.pci_address = std::string(part);
     if (d.pci_address) b.Source(d.name + " pci_address", ln);
   }
@@ -758,9 +762,13 @@ void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
 // its index and name. A paste whose newlines were lost runs the records
 // together, one after another's addresses; one glued to a prompt
 // ("sh-5.1#1: lo: <...>") keeps its index.
+// `ip -o addr`'s line, one per address: "1: lo    inet 127.0.0.1/8 ...",
+// no colon after the name.
+bool IpOneLineAddr(const std::vector<absl::string_view>& w) {
+  return w.size() > 2 && (w[2] == "inet" || w[2] == "inet6");
+}
 bool IpRecordStart(const std::vector<absl::string_view>& w, size_t k, int* index, absl::string_view* name) {
-  // `ip -o addr` leaves the colon off the name: "1: lo    inet 127.0.0.1/8".
-  const bool one_line = k == 0 && w.size() > 2 && (w[2] == "inet" || w[2] == "inet6");
+  const bool one_line = k == 0 && IpOneLineAddr(w);
   if (k + 1 >= w.size() || !absl::EndsWith(w[k], ":") || (!absl::EndsWith(w[k + 1], ":") && !one_line)) return false;
   if (k > 0 && (k + 2 >= w.size() || !absl::StartsWith(w[k + 2], "<"))) return false;
   absl::string_view idx = absl::StripSuffix(w[k], ":");
@@ -788,9 +796,9 @@ void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
       absl::string_view name;
       if (IpRecordStart(w, k, &index, &name)) {
         ++k;
-        // `ip -o addr`: one line per address, "2: ens1f0    inet 10.0.0.1/24 ...":
-        // the same netdev on every one of its lines, not another run.
-        if (k == 1 && w.size() > 2 && (w[2] == "inet" || w[2] == "inet6") && first.count(std::string(name))) {
+        // `ip -o addr`: the same netdev on every one of its lines, not
+        // another run.
+        if (k == 1 && IpOneLineAddr(w) && first.count(std::string(name))) {
           cur = &b.Netdev(name);
           continue;
         }
@@ -983,10 +991,10 @@ bool RdmaLinkLine(absl::string_view l) {
           absl::StrContains(l, "physical_state"));
 }
 bool IpAddrLine(absl::string_view l) {
-  std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  std::vector<absl::string_view> w = Words(l);
   return w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
          ((absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<")) ||
-          ((w[2] == "inet" || w[2] == "inet6") && absl::StrContains(w[3], "/")));  // ip -o addr
+          (IpOneLineAddr(w) && absl::StrContains(w[3], "/")));
 }
 bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked memory"); }
 // "root@host:/# ulimit -l" (after any prompt) and its value on the next line.
@@ -1087,8 +1095,8 @@ const BesideFormat kBeside[] = {
     {"sysfs_cat", AnySysfsCat, ParseSysfsCat},
 };
 
-void ReadBeside(absl::string_view text, absl::string_view file, absl::string_view format, DeviceView& v) {
-  const std::vector<std::string> lines = Lines(text);
+void ReadBeside(const std::vector<std::string>& lines, absl::string_view file, absl::string_view format,
+                DeviceView& v) {
   for (const BesideFormat& f : kBeside) {
     if (f.name == format || !f.present(lines)) continue;
     Builder b(file, f.name);
@@ -1097,39 +1105,22 @@ void ReadBeside(absl::string_view text, absl::string_view file, absl::string_vie
   }
 }
 
-absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_view file,
-                                           const std::string& format);
-
-}  // namespace
-
-absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file) {
-  absl::StatusOr<std::string> format = SniffPaste(text, file);
-  if (!format.ok()) return format.status();
-  if (*format == "profile") return ParseProfile(text, file);
-  absl::StatusOr<DeviceView> v = ParseMainFormat(text, file, *format);
-  if (v.ok() && *format != "rdma_link_json" && *format != "ip_addr_json") ReadBeside(text, file, *format, *v);
-  return v;
-}
-
-namespace {
-
-absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_view file,
-                                           const std::string& format_name) {
-  const std::string* format = &format_name;
-  if (*format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
-  Builder b(file, *format);
-  std::vector<std::string> lines = Lines(text);
-  if (*format == "ibstat") ParseIbstat(lines, b);
-  if (*format == "ibstatus") ParseIbstatus(lines, b);
-  if (*format == "show_gids") ParseShowGids(lines, b);
-  if (*format == "rdma_link") ParseRdmaLink(lines, b);
-  if (*format == "ip_addr") ParseIpAddr(lines, b);
-  if (*format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
-  if (*format == "ibv_devices") ParseIbvDevices(lines, b);
-  if (*format == "sysfs_class") ParseClassLinks(lines, b);
-  if (*format == "sysfs_cat") ParseSysfsCat(lines, b);
-  if (*format == "ulimit") ParseUlimit(lines, b);
-  if (*format == "rdma_link_json" || *format == "ip_addr_json") {
+// The paste read as its main format; `lines` are Lines(text).
+absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, const std::vector<std::string>& lines,
+                                           absl::string_view file, const std::string& format) {
+  if (format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
+  Builder b(file, format);
+  if (format == "ibstat") ParseIbstat(lines, b);
+  if (format == "ibstatus") ParseIbstatus(lines, b);
+  if (format == "show_gids") ParseShowGids(lines, b);
+  if (format == "rdma_link") ParseRdmaLink(lines, b);
+  if (format == "ip_addr") ParseIpAddr(lines, b);
+  if (format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
+  if (format == "ibv_devices") ParseIbvDevices(lines, b);
+  if (format == "sysfs_class") ParseClassLinks(lines, b);
+  if (format == "sysfs_cat") ParseSysfsCat(lines, b);
+  if (format == "ulimit") ParseUlimit(lines, b);
+  if (format == "rdma_link_json" || format == "ip_addr_json") {
     // Cut short: its whole elements, and where it stops (a whole array is
     // no cut).
     // After the command that printed it, if it was pasted with it.
@@ -1137,7 +1128,7 @@ absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_
     const absl::string_view array = body ? text.substr(body->offset) : text;
     const std::optional<CutJson> cut = CompleteElements(array);
     const absl::string_view json = cut ? absl::string_view(cut->whole) : array;
-    absl::Status st = *format == "rdma_link_json" ? ParseRdmaLinkJson(json, b) : ParseIpAddrJson(json, b);
+    absl::Status st = format == "rdma_link_json" ? ParseRdmaLinkJson(json, b) : ParseIpAddrJson(json, b);
     if (!st.ok()) return st;
     if (cut)
       b.Warn(cut->cut_line + (body ? body->lines_before : 0), "the JSON ends inside an element (truncated paste?): the whole elements before it "
@@ -1145,7 +1136,7 @@ absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_
   }
   // These tools say nothing of the RDMA devices: no device in the view is
   // not "no device on the node".
-  if (*format == "ulimit" || *format == "ip_addr" || *format == "ip_addr_json") b.view().host.devices_listed = false;
+  if (format == "ulimit" || format == "ip_addr" || format == "ip_addr_json") b.view().host.devices_listed = false;
   if (!b.view().devices.empty()) b.view().host.devices_listed.reset();  // listed after all
   if (b.view().fact_sources.empty() && b.view().devices.empty() && b.view().netdevs.empty() &&
       b.view().warnings.empty()) {
@@ -1153,7 +1144,7 @@ absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, absl::string_
     // nothing to add, said.
     int n = 1;
     FirstLine(text, &n);
-    b.Warn(n, absl::StrCat("looks like ", *format, " output but gives no fact (no entry, or cut "
+    b.Warn(n, absl::StrCat("looks like ", format, " output but gives no fact (no entry, or cut "
                            "before its first)"));
   }
   return std::move(b.view());
@@ -1203,6 +1194,16 @@ class Merger {
 };
 
 }  // namespace
+
+absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file) {
+  absl::StatusOr<std::string> format = SniffPaste(text, file);
+  if (!format.ok()) return format.status();
+  if (*format == "profile") return ParseProfile(text, file);
+  const std::vector<std::string> lines = Lines(text);
+  absl::StatusOr<DeviceView> v = ParseMainFormat(text, lines, file, *format);
+  if (v.ok() && *format != "rdma_link_json" && *format != "ip_addr_json") ReadBeside(lines, file, *format, *v);
+  return v;
+}
 
 void MergeView(const DeviceView& from, DeviceView& into) {
   for (const std::string& p : from.provenance) into.provenance.push_back(p);
