@@ -44,7 +44,7 @@ void MatcherChoice::Timed(double ns_per_byte) {
   const int i = Index(current_);
   ns_per_byte_[i][runs_[i] % kKept] = ns_per_byte;
   ++runs_[i];
-  ++stretch_;
+  const int64_t stretch = runs_[0] + runs_[1];  // stretches timed so far
   auto best = [this](int m) {
     double b = -1;
     for (double t : ns_per_byte_[m])
@@ -52,11 +52,11 @@ void MatcherChoice::Timed(double ns_per_byte) {
     return b;
   };
   const Matcher faster = best(1) >= 0 && best(1) < best(0) ? Matcher::kSet : Matcher::kPrefilter;
-  if (stretch_ < kFirstOnPrefilter) {
+  if (stretch < kFirstOnPrefilter) {
     current_ = Matcher::kPrefilter;
     return;
   }
-  if (stretch_ < kFirstOnPrefilter + kFirstOnSet) {
+  if (stretch < kFirstOnPrefilter + kFirstOnSet) {
     current_ = Matcher::kSet;  // its first ones, before any choice: cold, then warmer
     return;
   }

@@ -86,7 +86,6 @@ class MatcherChoice {
   Matcher current_ = Matcher::kPrefilter;
   size_t bytes_ = 0;
   std::chrono::steady_clock::time_point start_;
-  int64_t stretch_ = 0;
   int64_t since_ = 0;                 // stretches since the other was timed
   int64_t set_after_ = kRetimeSet;    // when the prefilter leads: the set's next try
   bool retiming_ = false;             // the current stretch times the other
