@@ -5,7 +5,7 @@
 
 #include "acts/driver_model.h"
 #include "acts/testing/fake_device.h"
-#include "facts/profile.h"
+#include "facts/paste_import.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

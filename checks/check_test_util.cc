@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "acts/driver_model.h"
-#include "facts/profile.h"
+#include "facts/paste_import.h"
 #include "gtest/gtest.h"
 #include "plan/plan_parser.h"
 

@@ -16,7 +16,6 @@
 #include "facts/gather.h"
 #include "facts/paste_import.h"
 #include "facts/link_window.h"
-#include "facts/profile.h"
 #include "facts/sysfs.h"
 #include "plan/plan_parser.h"
 #include "util/clock.h"

@@ -41,7 +41,8 @@ CommandLine MainCommandLine(CliFlags* f, bool logs) {
       .Int("-x,--gid-index", &f->gid_index, 0, 255, "N", "the GID index traffic will use (0..255)")
       .Text("--profile", &f->profile, "FILE",
             "run against a recorded profile (rdmacheck capture output,\n"
-            "or `ibv_devinfo -v` text) instead of this host")
+            "or a paste: `ibv_devinfo -v` text or any --from format)\n"
+            "instead of this host")
       .List("--from", &f->from, "FILE...",
             "pastes read as one partial profile: ibv_devinfo, ibstat,\n"
             "ibstatus, show_gids, rdma link, ibdev2netdev, ip addr,\n"

@@ -217,7 +217,8 @@ absl::string_view WordBeforeParens(absl::string_view v) {
 
 class Importer {
  public:
-  explicit Importer(absl::string_view filename) : file_(filename) {}
+  Importer(absl::string_view filename, const std::set<int>& read_elsewhere)
+      : file_(filename), read_elsewhere_(read_elsewhere) {}
 
   absl::StatusOr<DeviceView> Run(absl::string_view text) {
     view_.source = absl::StrCat("ibv_devinfo:", file_);
@@ -337,7 +338,7 @@ class Importer {
           // and names the device and port a fragment after it is of.
           if (absl::StrContains(l, "ibv_devinfo")) {
             CommandLine(l);
-          } else {
+          } else if (!read_elsewhere_.count(line_)) {
             if (skipped == 0) {
               skipped_first = line_;
               skipped_after_block = blocks > 0;
@@ -406,7 +407,8 @@ class Importer {
                                     skipped == 1 ? "" : "s",
                                     skipped_after_block ? " outside the hca_id blocks"
                                                         : " before the first hca_id block",
-                                    " are not ibv_devinfo output and were left out"));
+                                    skipped == 1 ? " is not ibv_devinfo output and was left out"
+                                                 : " are not ibv_devinfo output and were left out"));
     }
     EndDevice();
     view_.warnings = std::move(warnings_);
@@ -758,6 +760,7 @@ class Importer {
   std::string cmd_device_;             // -d of an ibv_devinfo command line
   int cmd_port_ = 0;                   // -i of it
   std::string file_;
+  const std::set<int>& read_elsewhere_;
   int line_ = 0;
   int dev_line_ = 0;
   int port_line_ = 0;
@@ -828,7 +831,12 @@ std::string PastedLine(absl::string_view raw) {
 }
 
 absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_view filename) {
-  return Importer(filename).Run(text);
+  return ParseIbvDevinfo(text, filename, {});
+}
+
+absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_view filename,
+                                           const std::set<int>& read_elsewhere) {
+  return Importer(filename, read_elsewhere).Run(text);
 }
 
 bool LooksLikeIbvDevinfo(absl::string_view text) {

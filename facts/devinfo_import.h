@@ -44,6 +44,7 @@
 #define RDMACHECK_FACTS_DEVINFO_IMPORT_H_
 
 #include <optional>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -54,6 +55,11 @@ namespace rdmacheck {
 
 absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text,
                                            absl::string_view filename);
+// The same, when other tools' output pasted with it was read by their own
+// readers (facts/paste_import.h): those lines (1-based) are not counted
+// among the lines left out.
+absl::StatusOr<DeviceView> ParseIbvDevinfo(absl::string_view text, absl::string_view filename,
+                                           const std::set<int>& read_elsewhere);
 
 // One line as users paste it, made plain: the CR, HTML markup and entities
 // (a saved archive page), mail quoting ("> ", ">> "), a diff's "+" marker, a

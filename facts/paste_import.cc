@@ -103,6 +103,17 @@ std::string FirstLine(absl::string_view text, int* line_no) {
   return "";
 }
 
+// A profile: its first line that is neither blank nor a `#` comment is the
+// version line (facts/profile.h; hand-written fixtures start with comments).
+bool IsProfileText(absl::string_view text) {
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    l = Trim(l);
+    if (l.empty() || l.front() == '#') continue;
+    return absl::StartsWith(l, "rdmacheck-profile");
+  }
+  return false;
+}
+
 // The element of `v` whose `key` member is `value`, or null.
 template <typename T, typename K>
 T* FindBy(std::vector<T>& v, K T::*key, const K& value) {
@@ -137,7 +148,10 @@ class Builder {
   // Records where `fact` came from.
   void Source(const std::string& fact, int line) {
     view_.fact_sources.emplace(fact, absl::StrCat(file_, ":", line));
+    lines_.insert(line);
   }
+  // The lines some fact came from.
+  const std::set<int>& lines() const { return lines_; }
   void Warn(int line, absl::string_view what) {
     view_.warnings.push_back(absl::StrCat(file_, ":", line, ": ", what));
   }
@@ -147,6 +161,7 @@ class Builder {
  private:
   std::string file_;
   DeviceView view_;
+  std::set<int> lines_;
 };
 
 std::string PortFact(const DeviceInfo& d, const PortInfo& p, absl::string_view what) {
@@ -1022,7 +1037,7 @@ constexpr absl::string_view kFormatsTried =
 absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view file) {
   int first_no = 1;
   std::string first = FirstLine(text, &first_no);
-  if (absl::StartsWith(first, "rdmacheck-profile")) return std::string("profile");
+  if (IsProfileText(text)) return std::string("profile");
   std::vector<std::string> lines = Lines(text);
   if (LooksLikeIbvDevinfo(text)) return std::string("ibv_devinfo");
   const std::optional<JsonBody> body = JsonAfterCommand(text);
@@ -1095,20 +1110,45 @@ const BesideFormat kBeside[] = {
     {"sysfs_cat", AnySysfsCat, ParseSysfsCat},
 };
 
-void ReadBeside(const std::vector<std::string>& lines, absl::string_view file, absl::string_view format,
-                DeviceView& v) {
+// What the formats beside the main one read: a view per format found, and
+// the lines they took facts from, each with the lines Lines() joined onto
+// it (empty there, not in the paste).
+struct Beside {
+  std::vector<DeviceView> views;
+  std::set<int> lines;
+};
+Beside ReadBeside(absl::string_view text, const std::vector<std::string>& lines, absl::string_view file,
+                  absl::string_view format) {
+  Beside out;
   for (const BesideFormat& f : kBeside) {
     if (f.name == format || !f.present(lines)) continue;
     Builder b(file, f.name);
     f.parse(lines, b);
-    MergeView(b.view(), v);
+    out.lines.insert(b.lines().begin(), b.lines().end());
+    out.views.push_back(std::move(b.view()));
   }
+  if (out.lines.empty()) return out;
+  int n = 0;
+  bool after_read = false;
+  for (absl::string_view raw : absl::StrSplit(text, '\n')) {
+    ++n;
+    if (out.lines.count(n)) {
+      after_read = true;
+    } else if (after_read && n <= static_cast<int>(lines.size()) && lines[n - 1].empty() &&
+               !absl::StripAsciiWhitespace(raw).empty()) {
+      out.lines.insert(n);
+    } else {
+      after_read = false;
+    }
+  }
+  return out;
 }
 
 // The paste read as its main format; `lines` are Lines(text).
 absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, const std::vector<std::string>& lines,
-                                           absl::string_view file, const std::string& format) {
-  if (format == "ibv_devinfo") return ParseIbvDevinfo(text, file);
+                                           absl::string_view file, const std::string& format,
+                                           const std::set<int>& read_beside) {
+  if (format == "ibv_devinfo") return ParseIbvDevinfo(text, file, read_beside);
   Builder b(file, format);
   if (format == "ibstat") ParseIbstat(lines, b);
   if (format == "ibstatus") ParseIbstatus(lines, b);
@@ -1200,8 +1240,11 @@ absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view 
   if (!format.ok()) return format.status();
   if (*format == "profile") return ParseProfile(text, file);
   const std::vector<std::string> lines = Lines(text);
-  absl::StatusOr<DeviceView> v = ParseMainFormat(text, lines, file, *format);
-  if (v.ok() && *format != "rdma_link_json" && *format != "ip_addr_json") ReadBeside(lines, file, *format, *v);
+  const bool json = *format == "rdma_link_json" || *format == "ip_addr_json";
+  const Beside beside = json ? Beside{} : ReadBeside(text, lines, file, *format);
+  absl::StatusOr<DeviceView> v = ParseMainFormat(text, lines, file, *format, beside.lines);
+  if (!v.ok()) return v;
+  for (const DeviceView& b : beside.views) MergeView(b, *v);
   return v;
 }
 
@@ -1284,15 +1327,20 @@ void MergeView(const DeviceView& from, DeviceView& into) {
   m.TakeSources();
 }
 
+absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
+  // Profiles and pastes are tens of kB; a -vv paste of many HCAs a few MB.
+  constexpr uint64_t kMaxBytes = uint64_t{64} << 20;
+  absl::StatusOr<std::string> text = ReadInputFile("ReadProfileFile", path, "a profile", kMaxBytes);
+  if (!text.ok()) return text.status();
+  return ParsePaste(*text, path);
+}
+
 absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths) {
-  constexpr uint64_t kMaxPasteBytes = uint64_t{64} << 20;
   DeviceView out;
   std::vector<std::string> sources;
   bool listed = false;  // some paste is of a tool that lists the devices
   for (const std::string& path : paths) {
-    absl::StatusOr<std::string> text = ReadInputFile("ReadPastes", path, "a paste", kMaxPasteBytes);
-    if (!text.ok()) return text.status();
-    absl::StatusOr<DeviceView> v = ParsePaste(*text, path);
+    absl::StatusOr<DeviceView> v = ReadProfileFile(path);
     if (!v.ok()) return v.status();
     // A kept fact without a line of its own (ibv_devinfo's) is named by
     // the pastes it can have come from.

@@ -40,6 +40,12 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
 // One paste of any of the formats above.
 absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file);
 
+// Reads one file of any format above (`--profile FILE`): a profile, or a
+// paste read as ParsePaste reads it. NotFound naming the path when it does
+// not exist; InvalidArgument for a device, a FIFO or a directory, and for
+// text of no format, naming the line.
+absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path);
+
 // Reads and merges the files, in order (the first to give a fact wins).
 absl::StatusOr<DeviceView> ReadPastes(const std::vector<std::string>& paths);
 

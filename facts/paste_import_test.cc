@@ -562,6 +562,26 @@ TEST(PasteImport, IbvDevinfoWithRdmaLinkBesideIt) {
   EXPECT_EQ(hns.devices[2].ports[0].state, "ACTIVE");
 }
 
+// `--profile FILE` reads what is pasted beside ibv_devinfo as --from does
+// (irdma0 is in `rdma link` alone), and the lines rdma link's reader took
+// are not counted among those left out: only its command line is.
+TEST(PasteImport, ProfileFileReadsWhatIsPastedBesideIbvDevinfo) {
+  const std::string f = "fixtures/pastes/mixed/magnate3-irdma-rdma-link-then-devinfo-v.txt";
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ReadProfileFile(f));
+  EXPECT_EQ(v.source, "ibv_devinfo:" + f);
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : v.devices) names.push_back(d.name);
+  EXPECT_THAT(names, ElementsAre("irdma1", "irdma0"));
+  ASSERT_EQ(v.devices[1].ports.size(), 1u);
+  EXPECT_EQ(v.devices[1].ports[0].state, "DOWN");
+  EXPECT_EQ(v.fact_sources["irdma0 port 1 state"], f + ":2");
+  EXPECT_THAT(v.warnings, Contains(f + ":1: 1 line before the first hca_id block is not ibv_devinfo output and was "
+                                       "left out"));
+  ASSERT_OK_AND_ASSIGN(DeviceView from, ReadPastes({f}));
+  EXPECT_EQ(from.devices.size(), v.devices.size());
+  EXPECT_EQ(from.warnings, v.warnings);
+}
+
 TEST(PasteImport, SeveralPastesMergeAndDisagreementsAreSaid) {
   const std::string dir = ::testing::TempDir();
   const std::string a = dir + "/devinfo.txt", b = dir + "/ibstat.txt", c = dir + "/ulimit.txt";

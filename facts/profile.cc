@@ -26,10 +26,8 @@
 #include "absl/strings/substitute.h"
 #include "absl/types/span.h"
 #include "facts/qdisc.h"
-#include "facts/devinfo_import.h"
 #include "util/numbers.h"
 #include "util/status_macros.h"
-#include "util/input_file.h"
 
 namespace rdmacheck {
 namespace {
@@ -1040,28 +1038,6 @@ std::string WriteProfile(const DeviceView& view) {
     WriteFields(RulesetFields(), ruleset, &out);
   }
   return out;
-}
-
-absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path) {
-  // Profiles and pastes are tens of kB; a -vv paste of many HCAs a few MB.
-  constexpr uint64_t kMaxProfileBytes = uint64_t{64} << 20;
-  RDMACHECK_ASSIGN_OR_RETURN(std::string text, ReadInputFile("ReadProfileFile", path, "a profile", kMaxProfileBytes));
-  if (LooksLikeIbvDevinfo(text)) return ParseIbvDevinfo(text, path);
-  // Neither format: say which were tried and where the text stops fitting,
-  // rather than a profile parser's complaint about a file that is no profile.
-  int line_no = 0;
-  for (absl::string_view l : absl::StrSplit(text, '\n')) {
-    ++line_no;
-    absl::string_view t = absl::StripAsciiWhitespace(l);
-    if (t.empty() || t.front() == '#') continue;
-    if (absl::StartsWith(t, kMagic)) break;
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ":", line_no, ": not a format rdmacheck reads; tried an rdmacheck profile (`", kMagic,
-        " ", kProfileVersion, "` first: `rdmacheck capture` output) and ibv_devinfo output (`hca_id:` "
-        "first, plain, -v or -vv); the first line that fits neither: `", t.substr(0, 120),
-        "` (ibstat, ibstatus, show_gids, rdma link, ip addr and ulimit pastes: --from FILE)"));
-  }
-  return ParseProfile(text, path);
 }
 
 }  // namespace rdmacheck

@@ -35,11 +35,6 @@ absl::StatusOr<DeviceView> ParseProfile(absl::string_view text,
 // written, so parsing the result gives back `view` (except `source`).
 std::string WriteProfile(const DeviceView& view);
 
-// Reads `path`. Text that looks like `ibv_devinfo` output (first line that is
-// neither blank nor a # comment starts with "hca_id:") goes to
-// ParseIbvDevinfo; anything else to ParseProfile. NotFound naming the path
-// when it does not exist; PermissionDenied / Internal for other read errors.
-absl::StatusOr<DeviceView> ReadProfileFile(const std::string& path);
 
 }  // namespace rdmacheck
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "acts/driver_model.h"
-#include "facts/profile.h"
+#include "facts/paste_import.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
