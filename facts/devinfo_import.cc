@@ -406,7 +406,8 @@ class Importer {
                        absl::StrCat(file_, ":", skipped_first, ": ", skipped, " line",
                                     skipped == 1 ? "" : "s",
                                     skipped_after_block ? " outside the hca_id blocks"
-                                                        : " before the first hca_id block",
+                                    : blocks > 0        ? " before the first hca_id block"
+                                                        : "",
                                     skipped == 1 ? " is not ibv_devinfo output and was left out"
                                                  : " are not ibv_devinfo output and were left out"));
     }
@@ -774,6 +775,42 @@ class Importer {
 
 namespace {
 
+// `&#160;`, `&#x27;`, `&#252;`: the character (a no-break space as a space,
+// as a mail's indentation is meant), in UTF-8; anything else kept as it is.
+std::string WithNumericEntities(absl::string_view l) {
+  std::string out;
+  out.reserve(l.size());
+  for (size_t i = 0; i < l.size();) {
+    const size_t semi = absl::StartsWith(l.substr(i), "&#") ? l.find(';', i) : absl::string_view::npos;
+    uint32_t c = 0;
+    if (semi != absl::string_view::npos && semi - i <= 10) {
+      absl::string_view num = l.substr(i + 2, semi - i - 2);
+      const bool hex = absl::ConsumePrefix(&num, "x") || absl::ConsumePrefix(&num, "X");
+      if (absl::SimpleHexAtoi(hex ? num : absl::string_view(), &c) || (!hex && absl::SimpleAtoi(num, &c))) {
+        if (c == 0xa0) c = ' ';
+        if (c > 0 && c < 0x80) {
+          out.push_back(static_cast<char>(c));
+        } else if (c < 0x800) {
+          out.push_back(static_cast<char>(0xc0 | (c >> 6)));
+          out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+        } else if (c < 0x10000) {
+          out.push_back(static_cast<char>(0xe0 | (c >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3f)));
+          out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+        } else {
+          c = 0;  // beyond the BMP: not seen in a tool's output, kept as typed
+        }
+        if (c != 0) {
+          i = semi + 1;
+          continue;
+        }
+      }
+    }
+    out.push_back(l[i++]);
+  }
+  return out;
+}
+
 // A line of a web page's HTML source (a mail archive saved with curl):
 // its markup tags dropped and its entities decoded. Only the tags such
 // pages put around text: ip's flags (<BROADCAST,UP>) are no tags.
@@ -797,8 +834,8 @@ std::string WithoutHtml(absl::string_view l) {
     out.push_back(l[i++]);
   }
   if (out.find('&') == std::string::npos) return out;
-  return absl::StrReplaceAll(out, {{"&nbsp;", " "}, {"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""},
-                                   {"&#39;", "'"}, {"&#x27;", "'"}, {"&amp;", "&"}});
+  out = absl::StrReplaceAll(out, {{"&nbsp;", " "}, {"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""}, {"&amp;", "&"}});
+  return out.find("&#") == std::string::npos ? out : WithNumericEntities(out);
 }
 
 }  // namespace

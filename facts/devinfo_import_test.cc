@@ -409,5 +409,14 @@ INSTANTIATE_TEST_SUITE_P(Rows, DevinfoMalformedTest, ::testing::ValuesIn(kBad),
                            return std::string(i.param.name);
                          });
 
+// A saved mail archive's markup and entities, named and numeric.
+TEST(PastedLineTest, HtmlEntitiesDecoded) {
+  EXPECT_EQ(PastedLine("<span class=\"quotelev1\">&gt; &#160; &#160;state: &#160; 4: ACTIVE</span><br>"),
+            "state:   4: ACTIVE");
+  EXPECT_EQ(PastedLine("G&#252;ltigkeitsbereich:Verbindung &#x27;x&#x27;"), "G\xc3\xbcltigkeitsbereich:Verbindung 'x'");
+  // Not an entity: kept as typed.
+  EXPECT_EQ(PastedLine("a &#; b &#xzz; c &#12345678901;"), "a &#; b &#xzz; c &#12345678901;");
+}
+
 }  // namespace
 }  // namespace rdmacheck

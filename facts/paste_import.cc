@@ -148,9 +148,11 @@ class Builder {
   // Records where `fact` came from.
   void Source(const std::string& fact, int line) {
     view_.fact_sources.emplace(fact, absl::StrCat(file_, ":", line));
-    lines_.insert(line);
+    Read(line);
   }
-  // The lines some fact came from.
+  // Records that `line` was read (a fact's, or a table's header).
+  void Read(int line) { lines_.insert(line); }
+  // The lines read.
   const std::set<int>& lines() const { return lines_; }
   void Warn(int line, absl::string_view what) {
     view_.warnings.push_back(absl::StrCat(file_, ":", line, ": ", what));
@@ -215,6 +217,18 @@ std::optional<int> Int(absl::string_view v) {
 
 // ---------------------------------------------------------------- ibstat
 
+// A device (or netdev) listed again (two runs, or two hosts, in one paste):
+// the first is read, and the warning names both lines.
+bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b,
+                absl::string_view kind = "device") {
+  auto [it, inserted] = first.emplace(std::string(name), ln);
+  if (!inserted)
+    b.Warn(ln, absl::StrCat(kind, " ", name, " again, in another run of the command: line ", it->second,
+                            " is read, this one left out"));
+  return !inserted;
+}
+
+
 // ibstatus's glob over /sys/class/infiniband/*/ports matched nothing: the
 // script's way of saying there is no RDMA device.
 bool IbstatusNoDevicesLine(absl::string_view l) {
@@ -223,9 +237,25 @@ bool IbstatusNoDevicesLine(absl::string_view l) {
 // ibstat's fatal error (infiniband-diags ibpanic), before any CA block.
 bool IbpanicLine(absl::string_view l) { return absl::StartsWith(l, "ibpanic: ") && absl::StrContains(l, "IB device"); }
 
+// A `Port N:` line with ibstat's keys under it ("State:", "Physical
+// state:"): a fragment of ibstat cut or elided above its CA line.
+bool IbstatPortLine(absl::string_view l) {
+  return absl::StartsWith(l, "Port ") && absl::EndsWith(l, ":") && Int(l.substr(5, l.size() - 6)).has_value();
+}
+bool HeadlessIbstat(const std::vector<std::string>& lines) {
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (!IbstatPortLine(Trim(lines[i]))) continue;
+    for (size_t k = i + 1; k < lines.size() && k <= i + 3; ++k)
+      if (absl::StartsWith(Trim(lines[k]), "Physical state:")) return true;
+  }
+  return false;
+}
+
 void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
   DeviceInfo* dev = nullptr;
   PortInfo* port = nullptr;
+  std::map<std::string, int> first;
+  bool skipping = false;  // a CA block seen before, left out
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
@@ -239,9 +269,16 @@ void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
     if (absl::StartsWith(l, "CA '")) {
       size_t q = l.find('\'', 4);  // text after the name: the poster's own notes
       if (q == absl::string_view::npos || q == 4) continue;
-      dev = &b.Device(l.substr(4, q - 4));
       port = nullptr;
+      skipping = SeenBefore(first, l.substr(4, q - 4), ln, b);
+      dev = skipping ? nullptr : &b.Device(l.substr(4, q - 4));
       continue;
+    }
+    if (dev == nullptr && !skipping && IbstatPortLine(l)) {
+      // Its CA line cut or elided above: the device's name is not known.
+      dev = &b.Device("unknown");
+      b.Warn(ln, absl::StrCat("`", l, "` before any `CA '...'` line (cut or elided above it): read as device "
+                              "`unknown`"));
     }
     if (dev == nullptr) continue;
     if (absl::StartsWith(l, "Port ") && absl::EndsWith(l, ":")) {
@@ -301,6 +338,7 @@ void ParseIbstat(const std::vector<std::string>& lines, Builder& b) {
 void ParseIbstatus(const std::vector<std::string>& lines, Builder& b) {
   DeviceInfo* dev = nullptr;
   PortInfo* port = nullptr;
+  std::map<std::string, int> first;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
@@ -319,6 +357,11 @@ void ParseIbstatus(const std::vector<std::string>& lines, Builder& b) {
       std::vector<absl::string_view> w = absl::StrSplit(rest.substr(q + 1), ' ', absl::SkipEmpty());
       std::optional<int> n = w.size() >= 2 && w[0] == "port" ? Int(w[1]) : std::nullopt;
       if (!n) continue;
+      // A second run (before and after a change): the first is read.
+      if (SeenBefore(first, absl::StrCat(name, " port ", *n), ln, b)) {
+        port = nullptr;
+        continue;
+      }
       dev = &b.Device(name);
       port = &b.Port(*dev, *n);
       continue;
@@ -458,7 +501,9 @@ void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
     } else if (w.size() >= 2 && w[0] == "link") {
       RdmaLinkPort(b, static_cast<int>(i) + 1, w[1], w);
     } else if (w.size() >= 3 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "pd") {
-      b.Device(absl::StripSuffix(w[1], ":"));  // `rdma res show`: "0: ibp0s9: pd 4 cq 4 qp 4 ..."
+      // `rdma res [show]`: "0: ibp0s9: pd 4 cq 4 qp 4 ...": the device.
+      const DeviceInfo& d = b.Device(absl::StripSuffix(w[1], ":"));
+      b.Source("device " + d.name, static_cast<int>(i) + 1);
     } else if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":")) {
       // iproute2 before 4.18: "1/1: mlx5_0/1: state ACTIVE physical_state LINK_UP"
       RdmaLinkPort(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), w);
@@ -560,17 +605,6 @@ bool HexDigits(absl::string_view s, size_t n) {
   return s.size() == n && std::all_of(s.begin(), s.end(), [](char c) { return absl::ascii_isxdigit(c); });
 }
 
-// A device (or netdev) listed again (two runs, or two hosts, in one paste):
-// the first is read, and the warning names both lines.
-bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b,
-                absl::string_view kind = "device") {
-  auto [it, inserted] = first.emplace(std::string(name), ln);
-  if (!inserted)
-    b.Warn(ln, absl::StrCat(kind, " ", name, " again, in another run of the command: line ", it->second,
-                            " is read, this one left out"));
-  return !inserted;
-}
-
 // libibverbs' warnings (stderr, pasted among the lines): provenance, and a
 // device it left out is said (a missing provider is counted, as for
 // ibv_devinfo; "Driver rxe does not support the kernel ABI of 1 ... for
@@ -584,27 +618,43 @@ void LibibverbsLine(absl::string_view l, int ln, uint64_t* no_provider, Builder&
   }
 }
 
-void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b) {
+// `libibverbs`: whether its warnings are read here (not when ibv_devinfo's
+// reader, beside it, reads them).
+void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b, bool libibverbs) {
   std::map<std::string, int> first;
-  bool in_table = false;
+  int header = 0;        // the line of the table's header, while in it
+  bool entries = false;  // the table has an entry
   uint64_t no_provider = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     absl::string_view l = Trim(lines[i]);
     if (absl::StartsWith(l, "libibverbs: ")) {
-      LibibverbsLine(l, ln, &no_provider, b);
+      if (libibverbs) LibibverbsLine(l, ln, &no_provider, b);
       continue;
     }
     if (IbvDevicesHeader(l)) {
-      in_table = true;
+      header = ln;
+      entries = false;
+      b.Read(ln);
       continue;
     }
-    if (!in_table || l.empty() || l.find_first_not_of("- \t") == absl::string_view::npos) continue;
+    if (header == 0 || l.empty()) continue;
+    if (l.find_first_not_of("- \t") == absl::string_view::npos) {
+      b.Read(ln);  // the rule under the header
+      continue;
+    }
     std::vector<absl::string_view> w = absl::StrSplit(l, absl::ByAnyChar(" \t"), absl::SkipEmpty());
     if (w.size() != 2 || !HexDigits(w[1], 16)) {
-      in_table = false;  // the prompt, or prose, after the list
+      // The prompt, or prose, after the list. After the header alone, the
+      // list was whole and empty (device_list.c prints no line for "none").
+      if (!entries) {
+        b.Source("devices", header);
+        b.Warn(header, "ibv_devices listed no device (its header, then other text)");
+      }
+      header = 0;
       continue;
     }
+    entries = true;
     if (SeenBefore(first, w[0], ln, b)) continue;
     DeviceInfo& d = b.Device(w[0]);
     if (!d.driver) d.driver = DriverFromName(d.name);
@@ -999,9 +1049,26 @@ bool ShowGidsLine(absl::string_view l) {
   return absl::StartsWith(l, "DEV") && absl::StrContains(l, "PORT") && absl::StrContains(l, "INDEX") &&
          absl::StrContains(l, "GID");
 }
+// A character device of `ls -l /dev/infiniband` ("crw-rw-rw- 1 root root
+// 231, 192 May 15 11:49 uverbs0"), cut or not.
+bool DevInfinibandEntry(absl::string_view l) {
+  if (!absl::StartsWith(l, "crw")) return false;
+  const std::vector<absl::string_view> w = Words(l);
+  for (absl::string_view prefix : {"uverbs", "umad", "issm", "rdma_cm"})
+    if (absl::StartsWith(w.back(), prefix)) return true;
+  return absl::StrContains(l, " 231,");  // infiniband's character major, its name cut
+}
+
+// `rdma res`'s summary: "0: mlx5_0: pd 2 cq 3 qp 1 cm_id 0 mr 0 ctx 1 srq 2".
+bool RdmaResLine(absl::string_view l) {
+  std::vector<absl::string_view> w = Words(l);
+  return w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
+         absl::EndsWith(w[1], ":") && w[2] == "pd" && Int(w[3]);
+}
 bool RdmaLinkLine(absl::string_view l) {
   return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) || RdmaStatLine(l) ||
          absl::StrContains(l, ": node_type ") ||  // `rdma dev`
+         RdmaResLine(l) ||
          (absl::StrContains(l, "/") && absl::StrContains(l, ": state ") &&
           absl::StrContains(l, "physical_state"));
 }
@@ -1063,7 +1130,7 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
   // Last: a paste of other output that also holds an ibstat failure is read
   // as that output.
-  if (AnyLine(lines, IbpanicLine)) return std::string("ibstat");
+  if (AnyLine(lines, IbpanicLine) || HeadlessIbstat(lines)) return std::string("ibstat");
   // JSON, not a prompt ("[root@node ~]#") or a log line's stamp.
   const bool json_start = first == "[" || first == "{" || absl::StartsWith(first, "[{") ||
                           absl::StartsWith(first, "{\"") || absl::StartsWith(first, "[\"");
@@ -1086,7 +1153,11 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   }
   return absl::InvalidArgumentError(absl::StrCat(
       file, ":", first_no, ": not a format rdmacheck reads (tried: ", kFormatsTried,
-      "); its first line fits none: `", first, "`"));
+      "); its first line fits none: `", first, "`",
+      AnyLine(lines, DevInfinibandEntry)
+          ? "; `ls /dev/infiniband` lists the character devices (uverbs, umad, issm), not the RDMA devices: "
+            "paste `ibv_devices` or `ls -l /sys/class/infiniband` for those"
+          : ""));
 }
 
 namespace {
@@ -1108,6 +1179,8 @@ const BesideFormat kBeside[] = {
     {"ulimit", [](const std::vector<std::string>& l) { return AnyLine(l, UlimitLine) || UlimitLThenValue(l); },
      ParseUlimit},
     {"sysfs_cat", AnySysfsCat, ParseSysfsCat},
+    {"ibv_devices", [](const std::vector<std::string>& l) { return AnyLine(l, IbvDevicesHeader); },
+     [](const std::vector<std::string>& l, Builder& b) { ParseIbvDevices(l, b, /*libibverbs=*/false); }},
 };
 
 // What the formats beside the main one read: a view per format found, and
@@ -1156,7 +1229,7 @@ absl::StatusOr<DeviceView> ParseMainFormat(absl::string_view text, const std::ve
   if (format == "rdma_link") ParseRdmaLink(lines, b);
   if (format == "ip_addr") ParseIpAddr(lines, b);
   if (format == "ibdev2netdev") ParseIbdev2netdev(lines, b);
-  if (format == "ibv_devices") ParseIbvDevices(lines, b);
+  if (format == "ibv_devices") ParseIbvDevices(lines, b, /*libibverbs=*/true);
   if (format == "sysfs_class") ParseClassLinks(lines, b);
   if (format == "sysfs_cat") ParseSysfsCat(lines, b);
   if (format == "ulimit") ParseUlimit(lines, b);

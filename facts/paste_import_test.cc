@@ -78,8 +78,11 @@ TEST(PasteImport, FailedToOpenLinesInAPod) {
   EXPECT_EQ(v.host.devices_not_opened, 8u);  // 5 before the block, 3 after
   ASSERT_EQ(v.devices.size(), 1u);
   EXPECT_EQ(v.devices[0].name, "mlx4_2");
+  // ibv_devices lists the device ibv_devinfo, pasted after it, fails to open.
   DeviceView none = Import("ntb-cxl-iwp0s3-failed-to-open.txt");
-  EXPECT_THAT(none.devices, IsEmpty());
+  ASSERT_EQ(none.devices.size(), 1u);
+  EXPECT_EQ(none.devices[0].name, "iwp0s3");
+  EXPECT_EQ(none.devices[0].node_guid, "9a15:0bce:93c3:3a74");
   EXPECT_EQ(none.host.devices_not_opened, 1u);
 }
 
@@ -142,6 +145,10 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       // Personal notes that rewrote ip's <FLAGS> as [FLAGS] and ibdev2netdev's
       // "==>" as "...".
       "mixed/ip-link-square-brackets-and-ibdev2netdev-dots-html-notes.txt",
+      // A shell loop's and a script's own lines over /sys/class/infiniband_mad.
+      "mixed/xdr-smi-umad-sysfs-mapping-vm-cut.txt",
+      // `ll /dev/infiniband`: character devices, no RDMA device named.
+      "mixed/zh-locale-ll-dev-infiniband-issm-cut.txt",
   };
   // JSON that does not parse: the line where it breaks. Two quotes lost in
   // a commit message's hand-written example; a core dump's lines in the
@@ -439,6 +446,51 @@ TEST(PasteImport, HeldOutSetFiveReadRight) {
   // ibv_devinfo -v with its port lines elided: the GIDs have no port, said.
   ASSERT_OK_AND_ASSIGN(DeviceView elided, ReadPastes({p + "mixed/ibv_devinfo-v-rxe0-elided-wrapped-ipv6-global-gids-ip-addr.txt"}));
   EXPECT_THAT(elided.warnings, Contains(HasSubstr("a port's line in device rxe0 before any `port:` line")));
+}
+
+TEST(PasteImport, HeldOutSetSixReadRight) {
+  const std::string p = "fixtures/pastes/";
+  // Two ibstatus runs (before and after a cable was pulled) in a mail
+  // archive's HTML, indented with `&#160;`: the first run is read, the
+  // second said.
+  ASSERT_OK_AND_ASSIGN(DeviceView runs, ReadPastes({p + "ibstatus/mlx4-ibstatus-before-after-unplug-html160-ompi-2012.txt"}));
+  ASSERT_EQ(runs.devices.size(), 1u);
+  ASSERT_EQ(runs.devices[0].ports.size(), 2u);
+  EXPECT_EQ(runs.devices[0].ports[0].state, "ACTIVE");
+  EXPECT_EQ(runs.devices[0].ports[0].rate, "56 Gb/sec (4X FDR)");
+  EXPECT_THAT(runs.warnings, Contains(HasSubstr("device mlx4_0 port 1 again, in another run of the command: line 7 is "
+                                                "read, this one left out")));
+  // ibstat's port lines without their CA line.
+  ASSERT_OK_AND_ASSIGN(DeviceView headless, ReadPastes({p + "ibstat/azure-ibstat-fragment-ellipsis-polling.txt"}));
+  ASSERT_EQ(headless.devices.size(), 1u);
+  EXPECT_EQ(headless.devices[0].name, "unknown");
+  EXPECT_EQ(headless.devices[0].ports[0].state, "DOWN");
+  EXPECT_EQ(headless.devices[0].ports[0].phys_state, "Polling");
+  // `rdma res`'s summary alone, run twice.
+  ASSERT_OK_AND_ASSIGN(DeviceView res, ReadPastes({p + "rdma_link/mlx5-rdma-res-summary-before-after-libfabric.txt"}));
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : res.devices) names.push_back(d.name);
+  EXPECT_THAT(names, ElementsAre("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"));
+  // ibv_devices' header, then the prompt: the list is whole, and empty.
+  ASSERT_OK_AND_ASSIGN(DeviceView empty, ReadPastes({p + "ibv_devices/rxe-arria10-ibv_devices-empty-rxe_cfg.txt"}));
+  EXPECT_THAT(empty.devices, IsEmpty());
+  EXPECT_NE(empty.host.devices_listed, false);
+  EXPECT_THAT(empty.warnings, Contains(HasSubstr(":20: ibv_devices listed no device")));
+  // ... after libibverbs' warning that rxe has no provider.
+  ASSERT_OK_AND_ASSIGN(DeviceView noprov, ReadPastes({p + "mixed/rxe-ibv_devices-no-userspace-driver.txt"}));
+  EXPECT_THAT(noprov.devices, IsEmpty());
+  EXPECT_EQ(noprov.host.devices_without_provider, 1u);
+  // ibv_devices beside ibv_devinfo -d mlx5_0: all four devices.
+  ASSERT_OK_AND_ASSIGN(DeviceView talos, ReadPastes({p + "mixed/talos-k8s-ls-ibv_devices-ibv_devinfo-cut.txt"}));
+  names.clear();
+  for (const DeviceInfo& d : talos.devices) names.push_back(d.name);
+  EXPECT_THAT(names, ElementsAre("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"));
+  EXPECT_EQ(talos.devices[0].fw_ver, "20.29.1016");  // ibv_devinfo's
+  EXPECT_EQ(talos.devices[3].node_guid, "88e9:a4ff:ff8d:dcda");  // ibv_devices'
+  // `ll /dev/infiniband` is refused with what to paste instead.
+  EXPECT_THAT(ReadPastes({p + "mixed/zh-locale-ll-dev-infiniband-issm-cut.txt"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("`ls /dev/infiniband` lists the character devices (uverbs, umad, issm)")));
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
