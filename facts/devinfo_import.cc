@@ -93,6 +93,24 @@ bool IsCommandLine(absl::string_view l) {
          absl::EndsWith(before, ">") || absl::EndsWith(before, "%");
 }
 
+// A shell prompt and a command after it ("$ rdma link", "user@host:~$
+// ifconfig", "[root@node ~]# lspci"), of a tool other than ibv_devinfo. A
+// `# ` line is a comment the poster wrote, not a prompt.
+bool IsOtherCommandLine(absl::string_view l) {
+  if (IsCommandLine(l)) return false;
+  const size_t sp = l.find(' ');
+  if (sp == absl::string_view::npos || sp + 1 >= l.size()) return false;
+  absl::string_view prompt = l.substr(0, sp);
+  if (absl::StartsWith(prompt, "[")) {  // "[root@node ~]# cmd": the prompt has a space
+    const size_t close = l.find(']');
+    return close != absl::string_view::npos && close + 3 < l.size() && (l[close + 1] == '#' || l[close + 1] == '$') &&
+           l[close + 2] == ' ' && absl::StrContains(l.substr(0, close), '@');
+  }
+  if (prompt == "$") return true;
+  return prompt.size() >= 2 && (prompt.back() == '$' || prompt.back() == '#') &&
+         (absl::StrContains(prompt, '@') || absl::StrContains(prompt, ':') || absl::StrContains(prompt, '~'));
+}
+
 // What devinfo.c prints when ibv_get_device_list gives nothing, or fails
 // ("Function not implemented": no uverbs support in this kernel).
 bool NoDevicesLine(absl::string_view l) {
@@ -317,6 +335,12 @@ class Importer {
           continue;
         }
       }
+      // Another tool's command line ("user@host:~$ ifconfig") ends the
+      // block: what follows is that tool's output, not this device's.
+      if (in_block_ && IsOtherCommandLine(l)) {
+        EndDevice();
+        in_block_ = false;
+      }
       if (skipping_repeat_) {
         if (!absl::StartsWith(l, "hca_id:")) continue;
         skipping_repeat_ = false;
@@ -339,10 +363,8 @@ class Importer {
           if (absl::StrContains(l, "ibv_devinfo")) {
             CommandLine(l);
           } else if (!read_elsewhere_.count(line_)) {
-            if (skipped == 0) {
-              skipped_first = line_;
-              skipped_after_block = blocks > 0;
-            }
+            if (skipped == 0) skipped_first = line_;
+            skipped_after_block = skipped_after_block || blocks > 0;
             ++skipped;
           }
           continue;

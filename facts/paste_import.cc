@@ -856,10 +856,20 @@ void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
     const int ln = static_cast<int>(i) + 1;
     std::vector<absl::string_view> w = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
     header = false;
+    // A record's own lines, facts or not (and those a mail wrapped), are
+    // ip's: not left out (ParsePaste counts what no reader took).
+    static constexpr absl::string_view kRecordWords[] = {"inet", "inet6", "valid_lft", "altname", "state",
+                                                         "temporary", "dynamic", "mngtmpaddr", "noprefixroute",
+                                                         "scope", "group", "qlen", "brd"};
+    if (cur != nullptr && !w.empty() &&
+        (absl::StartsWith(w[0], "link/") ||
+         std::find(std::begin(kRecordWords), std::end(kRecordWords), w[0]) != std::end(kRecordWords)))
+      b.Read(ln);
     for (size_t k = 0; k < w.size(); ++k) {
       int index = 0;
       absl::string_view name;
       if (IpRecordStart(w, k, &index, &name)) {
+        b.Read(ln);
         ++k;
         // `ip -o addr`: the same netdev on every one of its lines, not
         // another run.

@@ -487,6 +487,12 @@ TEST(PasteImport, HeldOutSetSixReadRight) {
   EXPECT_THAT(names, ElementsAre("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"));
   EXPECT_EQ(talos.devices[0].fw_ver, "20.29.1016");  // ibv_devinfo's
   EXPECT_EQ(talos.devices[3].node_guid, "88e9:a4ff:ff8d:dcda");  // ibv_devices'
+  // Another tool's prompt ends the device block: `ifconfig`'s German lines
+  // after it are counted as left out, not read as unknown keys of mthca0.
+  ASSERT_OK_AND_ASSIGN(DeviceView mthca, ReadPastes({p + "devinfo/mthca-ibv_devinfo-german-ifconfig-html-2007.txt"}));
+  ASSERT_EQ(mthca.devices.size(), 1u);
+  EXPECT_EQ(mthca.devices[0].ports[0].active_mtu, 2048);
+  EXPECT_THAT(mthca.warnings, Contains(HasSubstr(":1: 15 lines outside the hca_id blocks are not ibv_devinfo output")));
   // `ll /dev/infiniband` is refused with what to paste instead.
   EXPECT_THAT(ReadPastes({p + "mixed/zh-locale-ll-dev-infiniband-issm-cut.txt"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
