@@ -810,7 +810,9 @@ std::string WithNumericEntities(absl::string_view l) {
       const bool hex = absl::ConsumePrefix(&num, "x") || absl::ConsumePrefix(&num, "X");
       if (absl::SimpleHexAtoi(hex ? num : absl::string_view(), &c) || (!hex && absl::SimpleAtoi(num, &c))) {
         if (c == 0xa0) c = ' ';
-        if (c > 0 && c < 0x80) {
+        if (c < 0x20 && c != '\t') {
+          c = 0;  // a control character: kept as typed
+        } else if (c < 0x80) {
           out.push_back(static_cast<char>(c));
         } else if (c < 0x800) {
           out.push_back(static_cast<char>(0xc0 | (c >> 6)));
@@ -856,8 +858,10 @@ std::string WithoutHtml(absl::string_view l) {
     out.push_back(l[i++]);
   }
   if (out.find('&') == std::string::npos) return out;
-  out = absl::StrReplaceAll(out, {{"&nbsp;", " "}, {"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""}, {"&amp;", "&"}});
-  return out.find("&#") == std::string::npos ? out : WithNumericEntities(out);
+  // `&amp;` last, so that "&amp;#160;" stays the text "&#160;".
+  out = absl::StrReplaceAll(out, {{"&nbsp;", " "}, {"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""}});
+  if (out.find("&#") != std::string::npos) out = WithNumericEntities(out);
+  return absl::StrReplaceAll(out, {{"&amp;", "&"}});
 }
 
 }  // namespace

@@ -415,7 +415,9 @@ TEST(PastedLineTest, HtmlEntitiesDecoded) {
             "state:   4: ACTIVE");
   EXPECT_EQ(PastedLine("G&#252;ltigkeitsbereich:Verbindung &#x27;x&#x27;"), "G\xc3\xbcltigkeitsbereich:Verbindung 'x'");
   // Not an entity: kept as typed.
-  EXPECT_EQ(PastedLine("a &#; b &#xzz; c &#12345678901;"), "a &#; b &#xzz; c &#12345678901;");
+  EXPECT_EQ(PastedLine("a &#; b &#xzz; c &#12345678901; d &#10;"), "a &#; b &#xzz; c &#12345678901; d &#10;");
+  // Decoded once: an escaped entity is its text.
+  EXPECT_EQ(PastedLine("<p>&amp;#160; &amp;gt;"), "&#160; &gt;");
 }
 
 }  // namespace
