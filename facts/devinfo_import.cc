@@ -868,6 +868,22 @@ std::string WithoutHtml(absl::string_view l) {
 
 std::string PastedLine(absl::string_view raw) {
   absl::ConsumeSuffix(&raw, "\r");
+  // A mail stored quoted-printable: its indentation "=A0=A0 ..." (no-break
+  // spaces, "=C2=A0" in UTF-8), "=20" before the line's end, "=3D" for '='.
+  // Only these: "=41" elsewhere may be a value's own text.
+  std::string qp;
+  if (raw.find('=') != absl::string_view::npos &&
+      (absl::StartsWith(raw, "=A0") || absl::StartsWith(raw, "=C2=A0") || absl::StartsWith(raw, "=20") ||
+       absl::EndsWith(raw, "=20") || absl::StrContains(raw, "=3D"))) {
+    absl::string_view lead = raw;
+    while (absl::ConsumePrefix(&lead, "=A0") || absl::ConsumePrefix(&lead, "=C2=A0") ||
+           absl::ConsumePrefix(&lead, "=20") || absl::ConsumePrefix(&lead, "=09")) {
+    }
+    while (absl::ConsumeSuffix(&lead, "=20")) {
+    }
+    qp = absl::StrReplaceAll(lead, {{"=3D", "="}});
+    raw = qp;
+  }
   // A mail client's no-break spaces (UTF-8 C2 A0) for indentation.
   std::string plain;
   if (raw.find("\xc2\xa0") != absl::string_view::npos) {
@@ -886,6 +902,10 @@ std::string PastedLine(absl::string_view raw) {
   if (absl::ConsumePrefix(&l, "- ")) l = absl::StripLeadingAsciiWhitespace(l);
   // A table's empty cells around it ("Rate: 56 | |" in a gist's table).
   l = absl::StripAsciiWhitespace(l);
+  // Markdown's inline code around a line, or a wrapped line's half
+  // ("`0: rocep68s0: node_type ca ..." and "... 0002:c903:0042:dff3`").
+  if (absl::StartsWith(l, "`") && !absl::StartsWith(l, "``")) l.remove_prefix(1);
+  if (absl::EndsWith(l, "`") && !absl::EndsWith(l, "``")) l.remove_suffix(1);
   while (absl::ConsumeSuffix(&l, "|")) l = absl::StripTrailingAsciiWhitespace(l);
   while (absl::ConsumePrefix(&l, "|")) l = absl::StripLeadingAsciiWhitespace(l);
   std::string out(absl::StripAsciiWhitespace(l));

@@ -420,5 +420,15 @@ TEST(PastedLineTest, HtmlEntitiesDecoded) {
   EXPECT_EQ(PastedLine("<p>&amp;#160; &amp;gt;"), "&#160; &gt;");
 }
 
+// A mail stored quoted-printable, and markdown's inline code.
+TEST(PastedLineTest, QuotedPrintableIndentationAndBackticks) {
+  EXPECT_EQ(PastedLine("=A0=A0=A0 Firmware version: 20.33.1048=20"), "Firmware version: 20.33.1048");
+  EXPECT_EQ(PastedLine("ens4: flags=3D4163<UP,BROADCAST,RUNNING>  mtu 1500"), "ens4: flags=4163<UP,BROADCAST,RUNNING>  mtu 1500");
+  // Not quoted-printable: a value's own "=41" stays.
+  EXPECT_EQ(PastedLine("key=41 value"), "key=41 value");
+  EXPECT_EQ(PastedLine("`1: rocep65s0: node_type ca fw 2.42.5000`"), "1: rocep65s0: node_type ca fw 2.42.5000");
+  EXPECT_EQ(PastedLine("```"), "```");
+}
+
 }  // namespace
 }  // namespace rdmacheck

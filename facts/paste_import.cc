@@ -56,6 +56,14 @@ bool BareLinkLine(absl::string_view l) {
   return w.size() == 2 && w[0] == "link" && absl::StrContains(w[1], "/");
 }
 
+// "7cfe:9003:0026:88ac": a GUID as rdma and ibv_devinfo print it.
+bool GuidLike(absl::string_view w) {
+  if (w.size() != 19) return false;
+  for (size_t i = 0; i < w.size(); ++i)
+    if (i % 5 == 4 ? w[i] != ':' : !absl::ascii_isxdigit(w[i])) return false;
+  return true;
+}
+
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
   size_t into = 0;  // the line the last one was joined onto, if it was
@@ -77,6 +85,10 @@ std::vector<std::string> Lines(absl::string_view text) {
                !absl::StrContains(*prev, " state ")) ||
               (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(*prev, ": node_type ") &&
                !absl::StrContains(*prev, " sys_image_guid ")) ||
+              // ... or between a GUID's key and its value.
+              (absl::StrContains(*prev, ": node_type ") &&
+               (absl::EndsWith(*prev, " node_guid") || absl::EndsWith(*prev, " sys_image_guid")) &&
+               GuidLike(t.substr(0, t.find(' ')))) ||
               ((RdmaStatLine(*prev) || BareLinkLine(*prev)) && CounterPairs(Words(t), 0)));
     if (joined) {
       absl::StrAppend(&out[into], " ", t);
@@ -443,6 +455,21 @@ void ParseShowGids(const std::vector<std::string>& lines, Builder& b) {
 
 // ---------------------------------------------------------------- rdma link
 
+// `rdma res`'s summary: "0: mlx5_0: pd 2 cq 3 qp 1 cm_id 0 mr 0 ctx 1 srq 2",
+// also after a poster's own prefix ("[rdma resource]0: mlx5_0: pd 3 ...").
+// The device's name, or empty.
+absl::string_view RdmaResDevice(absl::string_view l) {
+  std::vector<absl::string_view> w = Words(l);
+  for (size_t k = 0; k + 3 < w.size(); ++k) {
+    absl::string_view index = w[k].substr(w[k].rfind(']') == absl::string_view::npos ? 0 : w[k].rfind(']') + 1);
+    if (absl::EndsWith(index, ":") && Int(absl::StripSuffix(index, ":")) && absl::EndsWith(w[k + 1], ":") &&
+        w[k + 2] == "pd" && Int(w[k + 3]))
+      return absl::StripSuffix(w[k + 1], ":");
+  }
+  return {};
+}
+bool RdmaResLine(absl::string_view l) { return !RdmaResDevice(l).empty(); }
+
 void RdmaLinkPort(Builder& b, int ln, absl::string_view dev_port,
                   const std::vector<absl::string_view>& words) {
   size_t slash = dev_port.rfind('/');
@@ -491,18 +518,45 @@ void RdmaDev(Builder& b, int ln, absl::string_view name, const std::vector<std::
   }
 }
 
+// What a link-state line says of its port: its state, physical state and
+// netdev words ("ACTIVE LINK_UP ens7"); `-d`'s extra words are not.
+std::string LinkStateSays(const std::vector<absl::string_view>& w) {
+  std::string says;
+  for (size_t k = 0; k + 1 < w.size(); ++k)
+    if (w[k] == "state" || w[k] == "physical_state" || w[k] == "netdev") absl::StrAppend(&says, w[k + 1], " ");
+  return says;
+}
+
 void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
+  std::map<std::string, int> first;           // link-state lines read, by DEV/PORT
+  std::map<std::string, std::string> says;  // ... and what each said
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> w = absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    // `rdma link` run again (before and after a change, in another
+    // namespace): its first run is read. Not counters' or QPs' lines.
+    const bool link_state = w.size() >= 4 && (w[0] == "link" || absl::EndsWith(w[0], ":")) &&
+                            std::find(w.begin() + 2, w.end(), "state") != w.end() &&
+                            std::find(w.begin(), w.end(), "lqpn") == w.end();
+    if (link_state) {
+      // Said again alike (`rdma link show DEV/PORT`, then with -d): read
+      // again, no news. Said otherwise: another run, left out.
+      const std::string port(absl::StripSuffix(w[1], ":"));
+      const auto [it, fresh] = says.emplace(port, LinkStateSays(w));
+      if (fresh) {
+        first.emplace(port, static_cast<int>(i) + 1);
+      } else if (it->second != LinkStateSays(w) && SeenBefore(first, port, static_cast<int>(i) + 1, b)) {
+        continue;
+      }
+    }
     if (w.size() >= 4 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "node_type") {
       std::vector<std::pair<std::string, std::string>> fields;
       for (size_t k = 2; k + 1 < w.size(); k += 2) fields.emplace_back(w[k], w[k + 1]);
       RdmaDev(b, static_cast<int>(i) + 1, absl::StripSuffix(w[1], ":"), fields);
     } else if (w.size() >= 2 && w[0] == "link") {
       RdmaLinkPort(b, static_cast<int>(i) + 1, w[1], w);
-    } else if (w.size() >= 3 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "pd") {
+    } else if (const absl::string_view res = RdmaResDevice(lines[i]); !res.empty()) {
       // `rdma res [show]`: "0: ibp0s9: pd 4 cq 4 qp 4 ...": the device.
-      const DeviceInfo& d = b.Device(absl::StripSuffix(w[1], ":"));
+      const DeviceInfo& d = b.Device(res);
       b.Source("device " + d.name, static_cast<int>(i) + 1);
     } else if (w.size() >= 2 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":")) {
       // iproute2 before 4.18: "1/1: mlx5_0/1: state ACTIVE physical_state LINK_UP"
@@ -552,6 +606,8 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
 // (ACTIVE) ==> p5p1 (Up)": the PCI address first, the firmware and the port's
 // state before the arrow.
 void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
+  std::map<std::string, int> first;             // each port's first line
+  std::map<std::string, std::string> netdev_of;  // ... and its netdev
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> all = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
     // Each arrow is one entry: "mlx5_0 port 1 ==> ib0 (Up)"; OFED's older
@@ -565,7 +621,19 @@ void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
       if (!n) continue;
       const int ln = static_cast<int>(i) + 1;
       // The verbose form starts with the PCI address: "0000:3b:00.0 mlx5_0 ...".
-      DeviceInfo& d = b.Device(all[verbose ? 1 : a - 3]);
+      const absl::string_view name = all[verbose ? 1 : a - 3];
+      // The same port on another netdev (another host's entries, pasted
+      // after the first's): the first is read. Again on the same netdev
+      // (plain, then -v) it adds what -v says.
+      const absl::string_view netdev = all[a + 1];
+      const std::string port_key = absl::StrCat(name, " port ", *n);
+      if (auto seen = netdev_of.find(port_key); seen != netdev_of.end()) {
+        if (seen->second != netdev && SeenBefore(first, port_key, ln, b)) continue;
+      } else {
+        netdev_of.emplace(port_key, std::string(netdev));
+        first.emplace(port_key, ln);
+      }
+      DeviceInfo& d = b.Device(name);
       PortInfo& p = b.Port(d, *n);
       if (verbose) {
         for (size_t k = 2; k + 1 < a; ++k) {
@@ -577,7 +645,6 @@ void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
         p.state = StateWord(absl::StripSuffix(absl::StripPrefix(all[a - 1], "("), ")"));
         if (p.state) b.Source(PortFact(d, p, "state"), ln);
       }
-      const absl::string_view netdev = all[a + 1];
       b.view().provenance.push_back(absl::StrCat("ibdev2netdev: ", d.name, "/", p.port_num, " netdev ", netdev));
       b.Source(PortFact(d, p, "netdev"), ln);
       if (a + 2 < all.size() && absl::StartsWith(all[a + 2], "(")) {
@@ -787,6 +854,30 @@ bool ClassListingCommand(absl::string_view l) {
   absl::ConsumePrefix(&rest, "/");
   return rest.empty() || rest[0] == ' ' || rest[0] == '\t';  // not a device's own directory
 }
+// The names a plain `ls /sys/class/infiniband` printed on the line after
+// it ("erdma_0  erdma_1"), or none: every word a device name.
+std::vector<absl::string_view> ClassNames(absl::string_view l) {
+  std::vector<absl::string_view> w = Words(l);
+  for (absl::string_view x : w) {
+    if (!std::all_of(x.begin(), x.end(),
+                     [](char c) { return absl::ascii_isalnum(c) || c == '_' || c == '-' || c == '.'; }))
+      return {};
+  }
+  return w;
+}
+// `ls` without -l (whose "total 0" and links come next instead).
+bool PlainClassCommand(absl::string_view l) {
+  if (!ClassListingCommand(l)) return false;
+  const std::vector<absl::string_view> w = Words(l.substr(l.find("ls ")));
+  return std::none_of(w.begin(), w.end(), [](absl::string_view x) {
+    return absl::StartsWith(x, "-") && !absl::StartsWith(x, "--") && absl::StrContains(x, 'l');
+  });
+}
+bool PlainClassListing(const std::vector<std::string>& lines) {
+  for (size_t i = 0; i + 1 < lines.size(); ++i)
+    if (PlainClassCommand(Trim(lines[i])) && !ClassNames(lines[i + 1]).empty()) return true;
+  return false;
+}
 bool CutClassListing(const std::vector<std::string>& lines) {
   bool command = false;
   for (const std::string& l : lines) {
@@ -807,7 +898,16 @@ void ParseClassLinks(const std::vector<std::string>& lines, Builder& b) {
   bool command = false;  // below `ls -l /sys/class/infiniband`
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
-    if (ClassListingCommand(Trim(lines[i]))) command = true;
+    if (ClassListingCommand(Trim(lines[i]))) {
+      command = true;
+      // A plain `ls`: the names on the next line, no links.
+      const bool plain = PlainClassCommand(Trim(lines[i])) && i + 1 < lines.size();
+      for (absl::string_view name : plain ? ClassNames(lines[i + 1]) : std::vector<absl::string_view>{}) {
+        DeviceInfo& d = b.Device(name);
+        if (!d.driver) d.driver = DriverFromName(d.name);
+        b.Source("device " + d.name, ln + 1);
+      }
+    }
     std::optional<ClassLinkWords> link = ClassLink(Trim(lines[i]), command);
     if (!link || SeenBefore(first, link->name, ln, b)) continue;
     if (!link->whole)
@@ -855,7 +955,9 @@ void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const int ln = static_cast<int>(i) + 1;
     std::vector<absl::string_view> w = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
-    header = false;
+    // A header a mail wrapped ("... mtu 4092" then "qdisc mq state UP ..."):
+    // its state is still the record's.
+    header = header && !w.empty() && (w[0] == "qdisc" || w[0] == "state" || w[0] == "group");
     // A record's own lines, facts or not (and those a mail wrapped), are
     // ip's: not left out (ParsePaste counts what no reader took).
     static constexpr absl::string_view kRecordWords[] = {"inet", "inet6", "valid_lft", "altname", "state",
@@ -1048,6 +1150,11 @@ bool AnyLine(const std::vector<std::string>& lines, bool (*pred)(absl::string_vi
     if (pred(Trim(l))) return true;
   return false;
 }
+// Any listing of /sys/class/infiniband: links, cut or whole, or names.
+bool AnyClassListing(const std::vector<std::string>& lines) {
+  return AnyLine(lines, [](absl::string_view x) { return ClassLink(x).has_value(); }) || CutClassListing(lines) ||
+         PlainClassListing(lines);
+}
 
 bool IbstatLine(absl::string_view l) {
   return absl::StartsWith(l, "CA '") && l.find('\'', 4) != absl::string_view::npos;
@@ -1069,12 +1176,6 @@ bool DevInfinibandEntry(absl::string_view l) {
   return absl::StrContains(l, " 231,");  // infiniband's character major, its name cut
 }
 
-// `rdma res`'s summary: "0: mlx5_0: pd 2 cq 3 qp 1 cm_id 0 mr 0 ctx 1 srq 2".
-bool RdmaResLine(absl::string_view l) {
-  std::vector<absl::string_view> w = Words(l);
-  return w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
-         absl::EndsWith(w[1], ":") && w[2] == "pd" && Int(w[3]);
-}
 bool RdmaLinkLine(absl::string_view l) {
   return (absl::StartsWith(l, "link ") && absl::StrContains(l, " state ")) || RdmaStatLine(l) ||
          absl::StrContains(l, ": node_type ") ||  // `rdma dev`
@@ -1133,8 +1234,7 @@ absl::StatusOr<std::string> SniffPaste(absl::string_view text, absl::string_view
   if (AnyLine(lines, ShowGidsLine)) return std::string("show_gids");
   if (AnyLine(lines, RdmaLinkLine)) return std::string("rdma_link");
   if (AnyLine(lines, Ibdev2netdevLine)) return std::string("ibdev2netdev");
-  if (AnyLine(lines, [](absl::string_view l) { return ClassLink(l).has_value(); }) || CutClassListing(lines))
-    return std::string("sysfs_class");
+  if (AnyClassListing(lines)) return std::string("sysfs_class");
   if (AnySysfsCat(lines)) return std::string("sysfs_cat");
   if (AnyLine(lines, IpAddrLine)) return std::string("ip_addr");
   if (AnyLine(lines, UlimitLine) || UlimitLThenValue(lines)) return std::string("ulimit");
@@ -1189,6 +1289,7 @@ const BesideFormat kBeside[] = {
     {"ulimit", [](const std::vector<std::string>& l) { return AnyLine(l, UlimitLine) || UlimitLThenValue(l); },
      ParseUlimit},
     {"sysfs_cat", AnySysfsCat, ParseSysfsCat},
+    {"sysfs_class", AnyClassListing, ParseClassLinks},
     {"ibv_devices", [](const std::vector<std::string>& l) { return AnyLine(l, IbvDevicesHeader); },
      [](const std::vector<std::string>& l, Builder& b) { ParseIbvDevices(l, b, /*libibverbs=*/false); }},
 };

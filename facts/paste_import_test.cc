@@ -149,6 +149,9 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       "mixed/xdr-smi-umad-sysfs-mapping-vm-cut.txt",
       // `ll /dev/infiniband`: character devices, no RDMA device named.
       "mixed/zh-locale-ll-dev-infiniband-issm-cut.txt",
+      // One attribute of `ibv_devinfo -v` through grep, no device named.
+      "mixed/ibv_devinfo-v-grep-mcast-mlx4-xen-slash-artifacts.txt",
+      "mixed/siw-ibv_devinfo-grep-active_mtu-invalid.txt",
   };
   // JSON that does not parse: the line where it breaks. Two quotes lost in
   // a commit message's hand-written example; a core dump's lines in the
@@ -156,6 +159,8 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
   const std::map<std::string, std::string> kBadJson = {
       {"rdma_dev/rdma-dev-j-p-pretty-json-invalid-quotes-mailarchive.txt", ":10: JSON that does not parse (column 31: "},
       {"rdma_link/rdma-res-show-qp-jp-dd-hns-broken-json-core-dump-before-after.txt", ":18: JSON that does not parse ("},
+      // Two runs' JSON with the poster's words between them.
+      {"rdma_link/rdma-res-srq-json-pretty-before-after.txt", ":23: JSON that does not parse ("},
   };
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
@@ -497,6 +502,54 @@ TEST(PasteImport, HeldOutSetSixReadRight) {
   EXPECT_THAT(ReadPastes({p + "mixed/zh-locale-ll-dev-infiniband-issm-cut.txt"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("`ls /dev/infiniband` lists the character devices (uverbs, umad, issm)")));
+}
+
+TEST(PasteImport, HeldOutSetSevenReadRight) {
+  const std::string p = "fixtures/pastes/";
+  auto names = [](const DeviceView& v) {
+    std::vector<std::string> n;
+    for (const DeviceInfo& d : v.devices) n.push_back(d.name);
+    return n;
+  };
+  // ibdev2netdev of two hosts: the second host's ports are left out, said.
+  ASSERT_OK_AND_ASSIGN(DeviceView hosts, ReadPastes({p + "ibdev2netdev/ibdev2netdev-alias-2hosts-ip-indented.txt"}));
+  EXPECT_EQ(hosts.Netdev("ens801f0"), nullptr);
+  EXPECT_THAT(hosts.warnings, Contains(HasSubstr(":8: device mlx5_0 port 1 again")));
+  // ... but plain then -v of the same ports adds -v's state and firmware.
+  ASSERT_OK_AND_ASSIGN(DeviceView v, ReadPastes({p + "ibdev2netdev/sriov-cni-vf-setup-plain-then-v-vfs-down.txt"}));
+  EXPECT_EQ(v.devices[0].fw_ver, "12.23.1020");
+  EXPECT_EQ(v.devices[0].ports[0].state, "ACTIVE");
+  EXPECT_THAT(v.warnings, Not(Contains(HasSubstr("again"))));
+  // A mail stored quoted-printable: "=A0=A0... Firmware version: 20.33.1048".
+  ASSERT_OK_AND_ASSIGN(DeviceView qp, ReadPastes({p + "ibstat/ibstat-mlx5-cut-nbsp-qp.txt"}));
+  EXPECT_EQ(qp.devices[0].fw_ver, "20.33.1048");
+  // `rdma dev` in backticks, wrapped between node_guid and its value.
+  ASSERT_OK_AND_ASSIGN(DeviceView dev, ReadPastes({p + "rdma_dev/rdma-dev-backticked-wrapped-cx4lx-cx3.txt"}));
+  ASSERT_EQ(dev.devices.size(), 2u);
+  EXPECT_EQ(dev.devices[0].node_guid, "7cfe:9003:0026:88ac");
+  EXPECT_EQ(dev.devices[1].sys_image_guid, "0002:c903:0042:dff3");
+  // `rdma link` run three more times, in another namespace and after a
+  // change: the first run is read, each other one that differs is said.
+  ASSERT_OK_AND_ASSIGN(DeviceView runs, ReadPastes({p + "rdma_link/rdma-link-netns-quoted-cn.txt"}));
+  EXPECT_THAT(runs.warnings, Contains(HasSubstr(":21: device roceo12399/1 again")));
+  // ... and alike twice (with and without -d), read with no warning.
+  ASSERT_OK_AND_ASSIGN(DeviceView alike, ReadPastes({p + "rdma_link/iproute2-15259427-rdma-link-show-old-format.txt"}));
+  EXPECT_THAT(alike.warnings, Not(Contains(HasSubstr("again"))));
+  // `rdma res` lines behind the poster's prefix, among dmesg lines.
+  ASSERT_OK_AND_ASSIGN(DeviceView res, ReadPastes({p + "rdma_link/rdma-res-interlaced-dmesg-maxqp-cx4-qp-encoded.txt"}));
+  EXPECT_THAT(names(res), ElementsAre("mlx5_0"));
+  // A plain `ls /sys/class/infiniband` beside ip addr, and beside ibv_devices.
+  ASSERT_OK_AND_ASSIGN(DeviceView ls, ReadPastes({p + "mixed/rxe-netns-ip-addr-ls-sys-class-infiniband-annotated.txt"}));
+  EXPECT_THAT(names(ls), ElementsAre("rxe0", "rxe1", "rxe2"));
+  ASSERT_OK_AND_ASSIGN(DeviceView erdma, ReadPastes({p + "ibv_devices/erdma-container-ls-ibv_devices.txt"}));
+  EXPECT_THAT(names(erdma), ElementsAre("erdma_0", "erdma_1"));
+  // `ls -l`'s "total 0" names no device.
+  ASSERT_OK_AND_ASSIGN(DeviceView total, ReadPastes({p + "sysfs_class/node-exporter-issue-template-ls-l-sys-class-infiniband-irdma-cut.txt"}));
+  EXPECT_EQ(total.Device("total"), nullptr);
+  // ip's header wrapped before "qdisc mq state UP": the state is read.
+  ASSERT_OK_AND_ASSIGN(DeviceView ip, ReadPastes({p + "ip_addr/ip-a-ipoib-child-mlx5-gmail-wrapped.txt"}));
+  ASSERT_NE(ip.Netdev("ib0.beef"), nullptr);
+  EXPECT_EQ(ip.Netdev("ib0.beef")->operstate, "up");
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
