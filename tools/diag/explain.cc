@@ -60,11 +60,18 @@ void MatcherChoice::Timed(double ns_per_byte) {
     current_ = Matcher::kSet;  // its first ones, before any choice: cold, then warmer
     return;
   }
+  const bool warming = best(1) >= 0 && best(1) < kClose * best(0) && runs_[1] < kWarm;
+  if (stretch == kFirstOnPrefilter + kFirstOnSet && faster == Matcher::kPrefilter && warming) {
+    set_after_ = kRetimeClose;  // the set's first stretches lost by little
+  }
   if (retiming_) {
-    // The set lost again: try it after twice as many stretches; won: after
-    // the usual number, should it fall behind.
+    // The set lost again: try it after twice as many stretches (soon, while
+    // it loses by little and may be warming); won: after the usual number,
+    // should it fall behind.
     if (current_ == Matcher::kSet) {
-      set_after_ = faster == Matcher::kSet ? kRetimeSet : std::min(set_after_ * 2, kRetimeSetMost);
+      set_after_ = faster == Matcher::kSet ? kRetimeSet
+                   : warming               ? kRetimeClose
+                                           : std::min(std::max(set_after_, kRetimeSet) * 2, kRetimeSetMost);
     }
     retiming_ = false;
     since_ = 0;

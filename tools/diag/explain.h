@@ -78,6 +78,11 @@ class MatcherChoice {
   static constexpr size_t kStretchBytes = 1 << 20;
   static constexpr int64_t kFirstOnPrefilter = 4, kFirstOnSet = 3;
   static constexpr int64_t kRetimeSet = 16, kRetimeSetMost = 256, kRetimePrefilter = 64;
+  // A set that lost by little (within kClose of the prefilter) may still be
+  // warming its DFA (a big rule base needs several MiB of a repeating log):
+  // it is tried again after kRetimeClose stretches until it has run kWarm.
+  static constexpr double kClose = 1.5;
+  static constexpr int64_t kRetimeClose = 4, kWarm = 10;
   static constexpr int kKept = 3;  // stretch times kept per matcher
   static int Index(Matcher m) { return m == Matcher::kSet ? 1 : 0; }
   void EndStretch();

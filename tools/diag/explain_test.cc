@@ -229,6 +229,24 @@ TEST(MatcherChoice, TriesBothThenKeepsTheFaster) {
   EXPECT_EQ(set_tries[2] - set_tries[1], 65u);
   EXPECT_EQ(set_tries[3] - set_tries[2], 129u);
   EXPECT_LE(set_tries.size(), 5u);
+  // A big rule base's set warms over several MiB of a repeating log: its
+  // first stretches lose by little (1.2x), its sixth on win (0.5x). It is
+  // tried again every few stretches while it loses by little, and kept once
+  // warm; without that it would wait 16, then 32 stretches.
+  MatcherChoice warming(std::nullopt);
+  std::vector<M> w;
+  for (int i = 0, set_runs = 0; i < 60; ++i) {
+    w.push_back(warming.current());
+    if (warming.current() == M::kSet) {
+      warming.Timed(++set_runs < 6 ? 2.4 : 1.0);
+    } else {
+      warming.Timed(2.0);
+    }
+  }
+  std::vector<size_t> set_at = where(w, M::kSet, 0);
+  ASSERT_GE(set_at.size(), 6u);
+  EXPECT_LE(set_at[5], 20u);  // its sixth stretch by the 21st
+  for (size_t i = 25; i < w.size(); ++i) EXPECT_EQ(w[i], M::kSet) << i;
   // Fixed: always that one, and no stretch timed.
   MatcherChoice fixed(M::kSet);
   fixed.Count(1 << 22);
