@@ -49,6 +49,15 @@ bool RdmaStatLine(absl::string_view l) {
   return w.size() >= 4 && w[0] == "link" && absl::StrContains(w[1], "/") && CounterPairs(w, 2);
 }
 
+// A counters line a mail cut after a counter's name ("link mlx5_2/1
+// rx_write_requests 0 rx_atomic_requests"): its value is on the next line.
+bool RdmaStatHead(absl::string_view l) {
+  std::vector<absl::string_view> w = Words(l);
+  if (w.size() < 3 || w[0] != "link" || !absl::StrContains(w[1], "/") || (w.size() - 2) % 2 != 1) return false;
+  w.push_back("0");  // the value it lacks
+  return CounterPairs(w, 2);
+}
+
 // `rdma statistic show link DEV/PORT -p` prints "link mana_0/1" alone and
 // then one counter a line.
 bool BareLinkLine(absl::string_view l) {
@@ -89,7 +98,13 @@ std::vector<std::string> Lines(absl::string_view text) {
               (absl::StrContains(*prev, ": node_type ") &&
                (absl::EndsWith(*prev, " node_guid") || absl::EndsWith(*prev, " sys_image_guid")) &&
                GuidLike(t.substr(0, t.find(' ')))) ||
-              ((RdmaStatLine(*prev) || BareLinkLine(*prev)) && CounterPairs(Words(t), 0)));
+              ((RdmaStatLine(*prev) || BareLinkLine(*prev)) && CounterPairs(Words(t), 0)) ||
+              // ... or cut between a counter's name and its value.
+              (RdmaStatHead(*prev) && (RdmaStatLine(absl::StrCat(*prev, " ", t)) ||
+                                       RdmaStatHead(absl::StrCat(*prev, " ", t)))) ||
+              // `rdma dev` wrapped before its node_guid.
+              (absl::StartsWith(t, "node_guid ") && absl::StrContains(*prev, ": node_type ") &&
+               !absl::StrContains(*prev, " node_guid")));
     if (joined) {
       absl::StrAppend(&out[into], " ", t);
       line.clear();

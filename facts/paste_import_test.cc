@@ -152,6 +152,9 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       // One attribute of `ibv_devinfo -v` through grep, no device named.
       "mixed/ibv_devinfo-v-grep-mcast-mlx4-xen-slash-artifacts.txt",
       "mixed/siw-ibv_devinfo-grep-active_mtu-invalid.txt",
+      // `rdma system show`: the namespace mode, no device.
+      "mixed/lore-parav-rdma-sys-netns.txt",
+      "mixed/lore-phaddad-rdma-system-privileged-qkey.txt",
   };
   // JSON that does not parse: the line where it breaks. Two quotes lost in
   // a commit message's hand-written example; a core dump's lines in the
@@ -161,6 +164,8 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       {"rdma_link/rdma-res-show-qp-jp-dd-hns-broken-json-core-dump-before-after.txt", ":18: JSON that does not parse ("},
       // Two runs' JSON with the poster's words between them.
       {"rdma_link/rdma-res-srq-json-pretty-before-after.txt", ":23: JSON that does not parse ("},
+      // `rdma res show srq -jp -dd` whose JSON the tool itself broke.
+      {"rdma_link/lore-hns-rdma-res-srq-json-raw.txt", ":11: JSON that does not parse ("},
   };
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
@@ -550,6 +555,22 @@ TEST(PasteImport, HeldOutSetSevenReadRight) {
   ASSERT_OK_AND_ASSIGN(DeviceView ip, ReadPastes({p + "ip_addr/ip-a-ipoib-child-mlx5-gmail-wrapped.txt"}));
   ASSERT_NE(ip.Netdev("ib0.beef"), nullptr);
   EXPECT_EQ(ip.Netdev("ib0.beef")->operstate, "up");
+}
+
+TEST(PasteImport, HeldOutSetEightReadRight) {
+  const std::string p = "fixtures/pastes/";
+  // `rdma dev` wrapped before node_guid, and between node_guid and its value.
+  ASSERT_OK_AND_ASSIGN(DeviceView dev, ReadPastes({p + "rdma_dev/lore-kheib-rdma-dev-proto-siw-wrapped.txt"}));
+  ASSERT_EQ(dev.devices.size(), 4u);
+  EXPECT_EQ(dev.devices[0].node_guid, "248a:0703:004b:f094");
+  EXPECT_EQ(dev.devices[3].name, "siw0");
+  EXPECT_EQ(dev.devices[3].node_guid, "0200:00ff:fe00:0000");
+  // `rdma statistic show` wrapped between a counter's name and its value.
+  ASSERT_OK_AND_ASSIGN(DeviceView stat, ReadPastes({p + "rdma_link/lore-leon-rdma-statistic-wrapped.txt"}));
+  ASSERT_NE(stat.Device("mlx5_3"), nullptr);
+  ASSERT_NE(stat.Device("mlx5_3")->Port(1), nullptr);
+  EXPECT_EQ(stat.Device("mlx5_3")->Port(1)->hw_counters.at("rx_atomic_requests"), 0u);
+  EXPECT_EQ(stat.Device("mlx5_3")->Port(1)->hw_counters.size(), 23u);
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
