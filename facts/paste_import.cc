@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "facts/devinfo_import.h"
@@ -749,11 +750,16 @@ void ParseIbvDevices(const std::vector<std::string>& lines, Builder& b, bool lib
 // ---------------------------------------------------------------- cat of sysfs files
 
 // "$ cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1" and the
-// value on the next line with text: what one attribute file of a port says.
+// value on the next line with text: what one attribute file of a port says
+// (or of the device: port 0, "fw_ver", "node_guid", "sys_image_guid",
+// "parent").
 struct SysfsCat {
   absl::string_view device, what;  // what: "gids/0", "gid_attrs/types/1", "state", ...
   int port = 0;
 };
+bool DeviceAttribute(absl::string_view what) {
+  return what == "fw_ver" || what == "node_guid" || what == "sys_image_guid" || what == "parent";
+}
 std::optional<SysfsCat> SysfsCatLine(absl::string_view l) {
   static constexpr absl::string_view kClass = "/sys/class/infiniband/";
   const size_t cat = l.find("cat ");
@@ -762,6 +768,7 @@ std::optional<SysfsCat> SysfsCatLine(absl::string_view l) {
   absl::string_view path = l.substr(at + kClass.size());
   path = path.substr(0, path.find_first_of(" \t"));
   std::vector<absl::string_view> parts = absl::StrSplit(path, '/');
+  if (parts.size() == 2 && !parts[0].empty() && DeviceAttribute(parts[1])) return SysfsCat{parts[0], parts[1], 0};
   if (parts.size() < 4 || parts[1] != "ports" || parts[0].empty()) return std::nullopt;
   std::optional<int> port = Int(parts[2]);
   if (!port || *port < 1) return std::nullopt;
@@ -785,9 +792,33 @@ void ParseSysfsCat(const std::vector<std::string>& lines, Builder& b) {
     while (v < lines.size() && Trim(lines[v]).empty()) ++v;
     // A value, not the next command or the output of a glob.
     if (v >= lines.size() || SysfsCatLine(Trim(lines[v])) || absl::StrContains(c->what, "*")) continue;
-    const absl::string_view value = Trim(lines[v]);
+    absl::string_view value = Trim(lines[v]);
     const int ln = static_cast<int>(v) + 1;
     DeviceInfo& d = b.Device(c->device);
+    if (c->port == 0) {
+      // A value printed without its newline runs into the next prompt
+      // ("enp0s29u1u7u3c2[root@test ~]#").
+      if (const size_t prompt = value.find('['); prompt != absl::string_view::npos &&
+                                                 absl::StrContains(value.substr(prompt), '@'))
+        value = Trim(value.substr(0, prompt));
+      std::optional<std::string>* slot = c->what == "fw_ver"      ? &d.fw_ver
+                                         : c->what == "node_guid" ? &d.node_guid
+                                         : c->what == "sys_image_guid" ? &d.sys_image_guid
+                                                                       : nullptr;
+      const std::string fact = absl::StrCat(d.name, " ", c->what);
+      if (value.empty() || (slot == nullptr ? b.view().fact_sources.count(fact) > 0 : slot->has_value())) {
+        if (!value.empty())
+          b.Warn(ln, absl::StrCat(fact, " again (`", value, "`): the value read first is kept"));
+        continue;
+      }
+      if (slot != nullptr) {
+        *slot = std::string(value);
+      } else {  // parent: the netdev a soft device (rxe, siw) is on
+        b.view().provenance.push_back(absl::StrCat("sysfs: ", d.name, " parent ", value));
+      }
+      b.Source(fact, ln);
+      continue;
+    }
     PortInfo& p = b.Port(d, c->port);
     std::vector<absl::string_view> w = absl::StrSplit(c->what, '/');
     auto entry = [&](absl::string_view index) -> GidEntry* {
@@ -948,6 +979,14 @@ bool IpOneLineAddr(const std::vector<absl::string_view>& w) {
   return w.size() > 2 && (w[2] == "inet" || w[2] == "inet6");
 }
 bool IpRecordStart(const std::vector<absl::string_view>& w, size_t k, int* index, absl::string_view* name) {
+  // "ib4: <BROADCAST,MULTICAST> mtu 4092 ...": the index cut off.
+  if (k == 0 && w.size() > 3 && absl::EndsWith(w[0], ":") && !Int(absl::StripSuffix(w[0], ":")) &&
+      absl::StartsWith(w[1], "<") && std::find(w.begin(), w.end(), "mtu") != w.end()) {
+    *index = 0;
+    *name = absl::StripSuffix(w[0], ":");
+    *name = name->substr(0, name->find('@'));
+    return true;
+  }
   const bool one_line = k == 0 && IpOneLineAddr(w);
   if (k + 1 >= w.size() || !absl::EndsWith(w[k], ":") || (!absl::EndsWith(w[k + 1], ":") && !one_line)) return false;
   if (k > 0 && (k + 2 >= w.size() || !absl::StartsWith(w[k + 2], "<"))) return false;
@@ -995,10 +1034,11 @@ void ParseIpAddr(const std::vector<std::string>& lines, Builder& b) {
           continue;
         }
         // "2: ens1f0: <BROADCAST,...> mtu 9000 qdisc mq state UP ..."
+        if (index == 0) --k;  // no index: the name was w[0]
         cur = SeenBefore(first, name, ln, b, "netdev") ? nullptr : &b.Netdev(name);
         header = cur != nullptr;
         if (cur == nullptr) continue;
-        cur->ifindex = index;
+        if (index > 0) cur->ifindex = index;
         cur->addrs_known = true;
         continue;
       }
@@ -1200,9 +1240,12 @@ bool RdmaLinkLine(absl::string_view l) {
 }
 bool IpAddrLine(absl::string_view l) {
   std::vector<absl::string_view> w = Words(l);
-  return w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
-         ((absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<")) ||
-          (IpOneLineAddr(w) && absl::StrContains(w[3], "/")));
+  int index = 0;
+  absl::string_view name;
+  return (w.size() >= 4 && absl::EndsWith(w[0], ":") && Int(absl::StripSuffix(w[0], ":")) &&
+          ((absl::EndsWith(w[1], ":") && absl::StartsWith(w[2], "<")) ||
+           (IpOneLineAddr(w) && absl::StrContains(w[3], "/")))) ||
+         (IpRecordStart(w, 0, &index, &name) && index == 0);
 }
 bool UlimitLine(absl::string_view l) { return absl::StartsWith(l, "max locked memory"); }
 // "root@host:/# ulimit -l" (after any prompt) and its value on the next line.
@@ -1434,7 +1477,30 @@ class Merger {
 
 }  // namespace
 
+// A web page's code block saved on one line, its lines separated by <br>
+// (a blog's highlighted <figure>): those become line breaks. Empty when the
+// text has no such line.
+std::string BrAsNewlines(absl::string_view text) {
+  bool any = false;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    if (absl::StrContains(l, "<br>") && l.find("<br>") != l.rfind("<br>")) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return "";
+  return absl::StrReplaceAll(text, {{"<br>", "<br>\n"}});
+}
+
 absl::StatusOr<DeviceView> ParsePaste(absl::string_view text, absl::string_view file) {
+  const std::string split = BrAsNewlines(text);
+  if (!split.empty()) {
+    absl::StatusOr<DeviceView> v = ParsePaste(split, file);
+    if (v.ok())
+      v->warnings.push_back(absl::StrCat(file, ": a web page's lines joined by <br> were read as lines: the line "
+                                         "numbers in the other warnings and facts count them"));
+    return v;
+  }
   absl::StatusOr<std::string> format = SniffPaste(text, file);
   if (!format.ok()) return format.status();
   if (*format == "profile") return ParseProfile(text, file);

@@ -166,6 +166,7 @@ TEST(PasteImport, EveryOtherToolsPasteImports) {
       {"rdma_link/rdma-res-srq-json-pretty-before-after.txt", ":23: JSON that does not parse ("},
       // `rdma res show srq -jp -dd` whose JSON the tool itself broke.
       {"rdma_link/lore-hns-rdma-res-srq-json-raw.txt", ":11: JSON that does not parse ("},
+      {"rdma_link/rdma-res-srq-json-raw-hns3-elided.txt", ":6: JSON that does not parse ("},
   };
   int read = 0;
   for (const char* kind : {"ibstat", "ibstatus", "show_gids", "rdma_link", "rdma_dev", "ip_addr", "ulimit", "ibdev2netdev",
@@ -571,6 +572,32 @@ TEST(PasteImport, HeldOutSetEightReadRight) {
   ASSERT_NE(stat.Device("mlx5_3")->Port(1), nullptr);
   EXPECT_EQ(stat.Device("mlx5_3")->Port(1)->hw_counters.at("rx_atomic_requests"), 0u);
   EXPECT_EQ(stat.Device("mlx5_3")->Port(1)->hw_counters.size(), 23u);
+}
+
+TEST(PasteImport, HeldOutSetNineReadRight) {
+  const std::string p = "fixtures/pastes/";
+  // A blog's code block saved on one line of HTML, its lines split by <br>.
+  ASSERT_OK_AND_ASSIGN(DeviceView hexo, ReadPastes({p + "ibstatus/ibstatus-hexo-html-figure.txt"}));
+  ASSERT_EQ(hexo.devices.size(), 2u);
+  EXPECT_EQ(hexo.devices[1].name, "mlx5_1");
+  EXPECT_EQ(hexo.devices[1].ports[0].state, "ACTIVE");
+  EXPECT_EQ(hexo.devices[1].ports[0].link_layer, "Ethernet");
+  EXPECT_THAT(hexo.warnings, Contains(HasSubstr("lines joined by <br> were read as lines")));
+  // `cat` of a device's own sysfs files: fw_ver (read twice: the first is
+  // kept, said), and rxe's parent glued to the next prompt.
+  ASSERT_OK_AND_ASSIGN(DeviceView qedr, ReadPastes({p + "sysfs_cat/sysfs-qedr0-fw-ver.txt"}));
+  ASSERT_EQ(qedr.devices.size(), 1u);
+  EXPECT_EQ(qedr.devices[0].fw_ver, "8. 37. 7. 0");
+  EXPECT_THAT(qedr.warnings, Contains(HasSubstr("qedr0 fw_ver again (`8.37.7.0`)")));
+  ASSERT_OK_AND_ASSIGN(DeviceView parent, ReadPastes({p + "mixed/ip-a-sysfs-rxe-parent-no-newline.txt"}));
+  ASSERT_NE(parent.Device("rxe0"), nullptr);
+  EXPECT_THAT(parent.provenance, Contains("sysfs: rxe0 parent enp0s29u1u7u3c2"));
+  // `ip link show` with its index cut off.
+  ASSERT_OK_AND_ASSIGN(DeviceView ip, ReadPastes({p + "ip_addr/ip-link-ipoib-vf-guids.txt"}));
+  ASSERT_NE(ip.Netdev("ib4"), nullptr);
+  EXPECT_EQ(ip.Netdev("ib4")->mtu, 4092);
+  EXPECT_EQ(ip.Netdev("ib4")->operstate, "down");
+  EXPECT_FALSE(ip.Netdev("ib4")->ifindex.has_value());
 }
 
 // ulimit and ip addr list no devices: merged alone, the view says so;
