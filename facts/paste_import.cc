@@ -74,6 +74,14 @@ bool GuidLike(absl::string_view w) {
   return true;
 }
 
+// `t` starts with a GUID key of `rdma dev` ("node_guid ...",
+// "sys_image_guid ...") that the line before it, `prev`, lacks: wrapped.
+bool GuidKeyStarts(absl::string_view t, absl::string_view prev) {
+  for (absl::string_view key : {"node_guid", "sys_image_guid"})
+    if (absl::StartsWith(t, absl::StrCat(key, " ")) && !absl::StrContains(prev, absl::StrCat(" ", key))) return true;
+  return false;
+}
+
 std::vector<std::string> Lines(absl::string_view text) {
   std::vector<std::string> out;
   size_t into = 0;  // the line the last one was joined onto, if it was
@@ -85,7 +93,8 @@ std::vector<std::string> Lines(absl::string_view text) {
     // its link line; the continuation's own line is left empty, so line
     // numbers stay those of the paste.
     absl::string_view t = absl::StripAsciiWhitespace(line);
-    // `rdma dev` the same way: "sys_image_guid ..." onto its device's line.
+    // `rdma dev` the same way: "node_guid ..." or "sys_image_guid ..." onto
+    // its device's line.
     // `rdma stat show link` wrapped the same way, over several lines: its
     // counters onto the link line.
     if (!joined) into = out.size() - 1;
@@ -93,8 +102,7 @@ std::vector<std::string> Lines(absl::string_view text) {
     joined = prev != nullptr &&
              ((absl::StartsWith(t, "state ") && absl::StartsWith(*prev, "link ") &&
                !absl::StrContains(*prev, " state ")) ||
-              (absl::StartsWith(t, "sys_image_guid ") && absl::StrContains(*prev, ": node_type ") &&
-               !absl::StrContains(*prev, " sys_image_guid ")) ||
+              (absl::StrContains(*prev, ": node_type ") && GuidKeyStarts(t, *prev)) ||
               // ... or between a GUID's key and its value.
               (absl::StrContains(*prev, ": node_type ") &&
                (absl::EndsWith(*prev, " node_guid") || absl::EndsWith(*prev, " sys_image_guid")) &&
@@ -102,10 +110,7 @@ std::vector<std::string> Lines(absl::string_view text) {
               ((RdmaStatLine(*prev) || BareLinkLine(*prev)) && CounterPairs(Words(t), 0)) ||
               // ... or cut between a counter's name and its value.
               (RdmaStatHead(*prev) && (RdmaStatLine(absl::StrCat(*prev, " ", t)) ||
-                                       RdmaStatHead(absl::StrCat(*prev, " ", t)))) ||
-              // `rdma dev` wrapped before its node_guid.
-              (absl::StartsWith(t, "node_guid ") && absl::StrContains(*prev, ": node_type ") &&
-               !absl::StrContains(*prev, " node_guid")));
+                                       RdmaStatHead(absl::StrCat(*prev, " ", t)))));
     if (joined) {
       absl::StrAppend(&out[into], " ", t);
       line.clear();
@@ -247,13 +252,26 @@ std::optional<int> Int(absl::string_view v) {
 
 // A device (or netdev) listed again (two runs, or two hosts, in one paste):
 // the first is read, and the warning names both lines.
+void WarnAgain(Builder& b, absl::string_view kind, absl::string_view name, int ln, int first_ln) {
+  b.Warn(ln, absl::StrCat(kind, " ", name, " again, in another run of the command: line ", first_ln,
+                          " is read, this one left out"));
+}
 bool SeenBefore(std::map<std::string, int>& first, absl::string_view name, int ln, Builder& b,
                 absl::string_view kind = "device") {
   auto [it, inserted] = first.emplace(std::string(name), ln);
-  if (!inserted)
-    b.Warn(ln, absl::StrCat(kind, " ", name, " again, in another run of the command: line ", it->second,
-                            " is read, this one left out"));
+  if (!inserted) WarnAgain(b, kind, name, ln, it->second);
   return !inserted;
+}
+// The same for what a tool prints alike when run again (`rdma link show
+// DEV/PORT` then with -d, ibdev2netdev then -v): `says` is what the line
+// says of `name` (its first line's, with it, in `first`). Said alike it is
+// read again; said otherwise it is another run or host, left out and said.
+bool SaidOtherwise(std::map<std::string, std::pair<int, std::string>>& first, const std::string& name,
+                   const std::string& says, int ln, Builder& b) {
+  auto [it, inserted] = first.emplace(name, std::make_pair(ln, says));
+  if (inserted || it->second.second == says) return false;
+  WarnAgain(b, "device", name, ln, it->second.first);
+  return true;
 }
 
 
@@ -544,8 +562,7 @@ std::string LinkStateSays(const std::vector<absl::string_view>& w) {
 }
 
 void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
-  std::map<std::string, int> first;           // link-state lines read, by DEV/PORT
-  std::map<std::string, std::string> says;  // ... and what each said
+  std::map<std::string, std::pair<int, std::string>> said;  // by DEV/PORT: its first link-state line
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> w = absl::StrSplit(lines[i], absl::ByAnyChar(" \t"), absl::SkipEmpty());
     // `rdma link` run again (before and after a change, in another
@@ -553,17 +570,9 @@ void ParseRdmaLink(const std::vector<std::string>& lines, Builder& b) {
     const bool link_state = w.size() >= 4 && (w[0] == "link" || absl::EndsWith(w[0], ":")) &&
                             std::find(w.begin() + 2, w.end(), "state") != w.end() &&
                             std::find(w.begin(), w.end(), "lqpn") == w.end();
-    if (link_state) {
-      // Said again alike (`rdma link show DEV/PORT`, then with -d): read
-      // again, no news. Said otherwise: another run, left out.
-      const std::string port(absl::StripSuffix(w[1], ":"));
-      const auto [it, fresh] = says.emplace(port, LinkStateSays(w));
-      if (fresh) {
-        first.emplace(port, static_cast<int>(i) + 1);
-      } else if (it->second != LinkStateSays(w) && SeenBefore(first, port, static_cast<int>(i) + 1, b)) {
-        continue;
-      }
-    }
+    if (link_state &&
+        SaidOtherwise(said, std::string(absl::StripSuffix(w[1], ":")), LinkStateSays(w), static_cast<int>(i) + 1, b))
+      continue;
     if (w.size() >= 4 && absl::EndsWith(w[0], ":") && absl::EndsWith(w[1], ":") && w[2] == "node_type") {
       std::vector<std::pair<std::string, std::string>> fields;
       for (size_t k = 2; k + 1 < w.size(); k += 2) fields.emplace_back(w[k], w[k + 1]);
@@ -622,8 +631,7 @@ absl::Status ParseRdmaLinkJson(absl::string_view text, Builder& b) {
 // (ACTIVE) ==> p5p1 (Up)": the PCI address first, the firmware and the port's
 // state before the arrow.
 void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
-  std::map<std::string, int> first;             // each port's first line
-  std::map<std::string, std::string> netdev_of;  // ... and its netdev
+  std::map<std::string, std::pair<int, std::string>> said;  // by port: its first line and netdev
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<absl::string_view> all = absl::StrSplit(Trim(lines[i]), ' ', absl::SkipEmpty());
     // Each arrow is one entry: "mlx5_0 port 1 ==> ib0 (Up)"; OFED's older
@@ -642,13 +650,7 @@ void ParseIbdev2netdev(const std::vector<std::string>& lines, Builder& b) {
       // after the first's): the first is read. Again on the same netdev
       // (plain, then -v) it adds what -v says.
       const absl::string_view netdev = all[a + 1];
-      const std::string port_key = absl::StrCat(name, " port ", *n);
-      if (auto seen = netdev_of.find(port_key); seen != netdev_of.end()) {
-        if (seen->second != netdev && SeenBefore(first, port_key, ln, b)) continue;
-      } else {
-        netdev_of.emplace(port_key, std::string(netdev));
-        first.emplace(port_key, ln);
-      }
+      if (SaidOtherwise(said, absl::StrCat(name, " port ", *n), std::string(netdev), ln, b)) continue;
       DeviceInfo& d = b.Device(name);
       PortInfo& p = b.Port(d, *n);
       if (verbose) {
